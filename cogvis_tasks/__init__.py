@@ -1,0 +1,1 @@
+"""cogvis_tasks."""

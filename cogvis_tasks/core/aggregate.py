@@ -1,0 +1,101 @@
+"""Aggregation shared by all benchmarks: items from rows, means by group, counts.
+
+Scores are computed over *items*: rows that share an item id are credited
+together (an item is right only when all its rows are). Harness adapters pass
+per-row results in and get the same numbers out whichever harness ran.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
+
+
+@dataclass(frozen=True)
+class RowResult:
+    subtest: str
+    item: str
+    correct: bool
+    lenient_correct: bool
+    parsed: bool
+    failed: bool
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "subtest": self.subtest,
+            "item": self.item,
+            "correct": self.correct,
+            "lenient_correct": self.lenient_correct,
+            "parsed": self.parsed,
+            "failed": self.failed,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, object]) -> "RowResult":
+        return cls(
+            subtest=str(d["subtest"]),
+            item=str(d["item"]),
+            correct=bool(d["correct"]),
+            lenient_correct=bool(d["lenient_correct"]),
+            parsed=bool(d["parsed"]),
+            failed=bool(d["failed"]),
+        )
+
+
+@dataclass(frozen=True)
+class GroupScore:
+    """Score of one subtest (or of a set of subtests) with the counts behind it."""
+
+    accuracy: float  # mean item accuracy (macro over subtests for a set)
+    lenient: float
+    items: int
+    rows: int
+    unparsed_rows: int  # rows with a response but no usable answer
+    failed_requests: int  # rows whose request failed (never counted as unparsed)
+
+    def to_dict(self) -> dict[str, float | int]:
+        return dict(self.__dict__)
+
+
+def subtest_scores(rows: Iterable[RowResult]) -> dict[str, GroupScore]:
+    """Per-subtest item accuracy (AND over an item's rows) and counts."""
+    items: dict[str, dict[str, list[RowResult]]] = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        items[r.subtest][r.item].append(r)
+    out = {}
+    for subtest, by_item in items.items():
+        all_rows = [r for rs in by_item.values() for r in rs]
+        n_items = len(by_item)
+        out[subtest] = GroupScore(
+            accuracy=sum(all(r.correct for r in rs) for rs in by_item.values()) / n_items,
+            lenient=sum(all(r.lenient_correct for r in rs) for rs in by_item.values()) / n_items,
+            items=n_items,
+            rows=len(all_rows),
+            unparsed_rows=sum(1 for r in all_rows if not r.parsed and not r.failed),
+            failed_requests=sum(1 for r in all_rows if r.failed),
+        )
+    return out
+
+
+def macro(scores: Sequence[GroupScore]) -> GroupScore:
+    """Unweighted mean over subtests; counts are summed."""
+    if not scores:
+        raise ValueError("macro() of no scores")
+    n = len(scores)
+    return GroupScore(
+        accuracy=sum(s.accuracy for s in scores) / n,
+        lenient=sum(s.lenient for s in scores) / n,
+        items=sum(s.items for s in scores),
+        rows=sum(s.rows for s in scores),
+        unparsed_rows=sum(s.unparsed_rows for s in scores),
+        failed_requests=sum(s.failed_requests for s in scores),
+    )
+
+
+def grouped(per_subtest: Mapping[str, GroupScore], key: Mapping[str, str]) -> dict[str, GroupScore]:
+    """Macro scores of subtest sets, e.g. factors or domains (key: subtest -> group)."""
+    members: dict[str, list[GroupScore]] = defaultdict(list)
+    for subtest, score in per_subtest.items():
+        members[key[subtest]].append(score)
+    return {name: macro(scores) for name, scores in members.items()}

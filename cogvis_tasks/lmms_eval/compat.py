@@ -1,0 +1,75 @@
+"""Make lmms-eval 0.7.x resolve our task names to our tasks when the user opts in.
+
+lmms-eval 0.7.3 indexes its built-in tasks first and keeps the first definition
+of a name, so its own ``visfactor`` silently shadows ours from any include path,
+and it adds ``LMMS_EVAL_PLUGINS`` task folders only after the CLI has built its
+task index. This layer wraps ``TaskManager.initialize_tasks`` so that, when the
+user opted in (``LMMS_EVAL_PLUGINS`` names ``cogvis_tasks``, or an include path
+is our tasks folder), our folder is indexed and wins for the names it defines.
+Without the opt-in the index is exactly the stock one. The wrapper is installed
+only for the lmms-eval versions it was checked against.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+PLUGIN = "cogvis_tasks"
+TASKS_DIR = Path(__file__).resolve().parent.parent / "tasks"
+SUPPORTED = ((0, 7), (0, 8))  # [lower, upper) on (major, minor)
+_MARK = "_cogvis_priority"
+
+
+def _version() -> tuple[int, ...]:
+    parts = []
+    for piece in metadata.version("lmms_eval").split(".")[:3]:
+        digits = "".join(ch for ch in piece if ch.isdigit())
+        parts.append(int(digits or 0))
+    return tuple(parts)
+
+
+def opted_in(include_path: Any) -> bool:
+    """True when the user asked for our tasks: the plugin variable or our folder as include path."""
+    plugins = os.environ.get("LMMS_EVAL_PLUGINS", "")
+    if PLUGIN in [p.strip() for p in plugins.split(",")]:
+        return True
+    paths = [include_path] if isinstance(include_path, (str, os.PathLike)) else list(include_path or [])
+    for path in paths:
+        try:
+            if Path(path).resolve() == TASKS_DIR:
+                return True
+        except (OSError, TypeError):
+            continue
+    return False
+
+
+def install() -> bool:
+    """Wrap the task indexer once; return whether the wrapper is active."""
+    from lmms_eval.tasks import TaskManager
+
+    current = TaskManager.initialize_tasks
+    if getattr(current, _MARK, False):
+        return True
+    lower, upper = SUPPORTED
+    if not (lower <= _version()[:2] < upper):
+        warnings.warn(
+            f"cogvis_tasks: lmms-eval {metadata.version('lmms_eval')} is outside the checked range; "
+            "task names shared with lmms-eval built-ins (e.g. 'visfactor') may resolve to the built-ins",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return False
+
+    def initialize_tasks(self: Any, include_path: Any = None, include_defaults: bool = True) -> dict:
+        index = current(self, include_path=include_path, include_defaults=include_defaults)
+        if opted_in(include_path):
+            index.update(self._get_task_and_group(str(TASKS_DIR)))
+        return index
+
+    setattr(initialize_tasks, _MARK, True)
+    TaskManager.initialize_tasks = initialize_tasks
+    return True

@@ -1,0 +1,15 @@
+"""The module lmms-eval imports for ``LMMS_EVAL_PLUGINS=cogvis_tasks``.
+
+lmms-eval 0.7.3 requires ``<plugin>.models`` with an ``AVAILABLE_MODELS`` dict.
+Our models are registered through the ``lmms_eval.models`` entry point instead,
+so the dict is empty; importing this module installs the task-index layer (see
+``cogvis_tasks.lmms_eval.compat``) that makes the opt-in run our tasks.
+"""
+
+from __future__ import annotations
+
+from ..lmms_eval import compat
+
+AVAILABLE_MODELS: dict[str, str] = {}
+
+compat.install()

@@ -1,0 +1,22 @@
+"""The benchmarks this package provides, by name.
+
+Both harness adapters and the CLI look benchmarks up here; each entry is a
+module exposing ``samples``, ``score``, ``oracle_response``, ``random_response``
+and ``build_report`` (see ``cogvis_tasks.visfactor.benchmark``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+BENCHMARKS: dict[str, str] = {
+    "visfactor": "cogvis_tasks.visfactor.benchmark",
+}
+
+
+def benchmark(name: str) -> ModuleType:
+    try:
+        return importlib.import_module(BENCHMARKS[name])
+    except KeyError:
+        raise ValueError(f"unknown benchmark {name!r}; available: {sorted(BENCHMARKS)}") from None

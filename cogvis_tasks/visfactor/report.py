@@ -1,0 +1,35 @@
+"""VisFactor scores at every level: subtest, factor, domain and overall."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from ..core.aggregate import GroupScore, RowResult, grouped, macro, subtest_scores
+from .subtests import BY_ID
+
+
+@dataclass(frozen=True)
+class VisFactorReport:
+    subtests: dict[str, GroupScore]
+    factors: dict[str, GroupScore]
+    domains: dict[str, GroupScore]
+    overall: GroupScore
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "overall": self.overall.to_dict(),
+            "domains": {k: v.to_dict() for k, v in self.domains.items()},
+            "factors": {k: v.to_dict() for k, v in self.factors.items()},
+            "subtests": {k: v.to_dict() for k, v in self.subtests.items()},
+        }
+
+
+def build_report(rows: Iterable[RowResult]) -> VisFactorReport:
+    per_subtest = dict(sorted(subtest_scores(rows).items()))
+    return VisFactorReport(
+        subtests=per_subtest,
+        factors=grouped(per_subtest, {s: BY_ID[s].factor for s in per_subtest}),
+        domains=grouped(per_subtest, {s: BY_ID[s].domain for s in per_subtest}),
+        overall=macro(list(per_subtest.values())),
+    )
