@@ -21,26 +21,15 @@ import openai
 import pytest
 from PIL import Image
 
-try:  # works whether or not tests/ becomes a package (pytest "prepend" import mode)
-    from tests.openai_stub import (
-        Delay,
-        Drop,
-        Fail,
-        Garbage,
-        StubServer,
-        decode_data_url_image,
-        message_parts,
-    )
-except ImportError:
-    from openai_stub import (  # type: ignore[no-redef]
-        Delay,
-        Drop,
-        Fail,
-        Garbage,
-        StubServer,
-        decode_data_url_image,
-        message_parts,
-    )
+from openai_stub import (  # tests/ is on sys.path (pytest rootdir conftest)
+    Delay,
+    Drop,
+    Fail,
+    Garbage,
+    StubServer,
+    decode_data_url_image,
+    message_parts,
+)
 
 MODEL = "stub-model"
 

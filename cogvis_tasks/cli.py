@@ -1,0 +1,60 @@
+"""``cogvis`` / ``python -m cogvis_tasks``: small helpers around the harnesses.
+
+``tasks-dir`` prints the lmms-eval task folder (for ``--include_path``);
+``list`` shows benchmarks, subtests and prompt variants; ``write-synthetic``
+writes synthetic VisFactor files in the released layouts for offline runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def _tasks_dir(_: argparse.Namespace) -> int:
+    from .lmms_eval.compat import TASKS_DIR
+
+    print(TASKS_DIR)
+    return 0
+
+
+def _list(_: argparse.Namespace) -> int:
+    from .visfactor import prompt
+    from .visfactor.subtests import SUBTESTS
+
+    print("visfactor  (lmms-eval: visfactor, visfactor_cot; evalscope: visfactor, visfactor_cot)")
+    print(f"  variants: {', '.join(prompt.VARIANTS)}")
+    for s in SUBTESTS:
+        print(f"  {s.id:<4} {s.name:<28} {s.factor:<22} {s.domain:<34} {s.items:>3} items {s.rows:>4} rows  chance {s.guess_accuracy:.2%}")
+    return 0
+
+
+def _write_synthetic(args: argparse.Namespace) -> int:
+    from .visfactor.files import write_parquet, write_tsv
+    from .visfactor.synthetic import synthetic_rows
+
+    rows = synthetic_rows(items_per_subtest=args.items, seed=args.seed)
+    out = Path(args.out) / "visfactor"
+    path = write_tsv(rows, out / "VisFactor.tsv") if args.format == "tsv" else write_parquet(rows, out / "test.parquet")
+    print(f"wrote {len(rows)} rows to {path}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="cogvis", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("tasks-dir", help="print the lmms-eval task folder").set_defaults(run=_tasks_dir)
+    sub.add_parser("list", help="list benchmarks, subtests and variants").set_defaults(run=_list)
+    syn = sub.add_parser("write-synthetic", help="write synthetic VisFactor data in a released layout")
+    syn.add_argument("--out", required=True, help="data root (use it as COGVIS_DATA_DIR)")
+    syn.add_argument("--items", type=int, default=None, help="items per subtest (default: released sizes)")
+    syn.add_argument("--seed", type=int, default=0)
+    syn.add_argument("--format", choices=("parquet", "tsv"), default="parquet")
+    syn.set_defaults(run=_write_synthetic)
+    args = parser.parse_args(argv)
+    return int(args.run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""Shared fixtures: synthetic data in the released layouts, the OpenAI stub, CLI runs.
+
+Harness runs happen in subprocesses of the stock ``lmms-eval`` and ``evalscope``
+commands installed next to the test interpreter, fully offline: data comes from
+``COGVIS_DATA_DIR`` and the model is the stub server on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Iterable
+
+import pytest
+from openai_stub import StubServer, decode_data_url_image, message_parts
+
+from cogvis_tasks.core import baselines
+from cogvis_tasks.core import images as imgs
+from cogvis_tasks.core.sample import Sample
+from cogvis_tasks.visfactor import benchmark as visfactor
+from cogvis_tasks.visfactor.files import write_parquet, write_tsv
+from cogvis_tasks.visfactor.synthetic import synthetic_rows
+
+BIN = Path(sys.executable).parent
+
+
+@pytest.fixture(scope="session")
+def visfactor_rows() -> list[dict[str, Any]]:
+    return synthetic_rows(items_per_subtest=2, seed=7)
+
+
+@pytest.fixture(scope="session")
+def data_root(tmp_path_factory: pytest.TempPathFactory, visfactor_rows: list[dict[str, Any]]) -> Path:
+    """A COGVIS_DATA_DIR holding visfactor/test.parquet (the HF mirror layout)."""
+    root = tmp_path_factory.mktemp("data")
+    write_parquet(visfactor_rows, root / "visfactor" / "test.parquet")
+    return root
+
+
+@pytest.fixture(scope="session")
+def tsv_root(tmp_path_factory: pytest.TempPathFactory, visfactor_rows: list[dict[str, Any]]) -> Path:
+    """A COGVIS_DATA_DIR holding visfactor/VisFactor.tsv (the official layout)."""
+    root = tmp_path_factory.mktemp("data_tsv")
+    write_tsv(visfactor_rows, root / "visfactor" / "VisFactor.tsv")
+    return root
+
+
+@pytest.fixture
+def stub() -> Iterable[StubServer]:
+    with StubServer() as server:
+        yield server
+
+
+def harness_env(tmp_path: Path, data_root: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("LMMS_EVAL_PLUGINS", "COGVIS_DATA_DIR")}
+    env.update(
+        COGVIS_DATA_DIR=str(data_root),
+        OPENAI_API_KEY="EMPTY",
+        HF_HUB_OFFLINE="1",
+        HF_DATASETS_OFFLINE="1",
+        HF_HOME=str(tmp_path / "hf"),
+        TOKENIZERS_PARALLELISM="false",
+        PYTHONUNBUFFERED="1",
+    )
+    env.update(extra)
+    return env
+
+
+def run(cmd: list[str], env: dict[str, str], cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """Run a harness CLI; the exit code alone proves little (lmms-eval exits 0 on failure)."""
+    exe = BIN / cmd[0]
+    proc = subprocess.run([str(exe), *cmd[1:]], env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    (cwd / f"{cmd[0]}.log").write_text(proc.stdout + "\n--- stderr ---\n" + proc.stderr)
+    return proc
+
+
+def lmms_results(out: Path) -> dict[str, Any]:
+    """The one results file a run wrote (fails with the run's log otherwise)."""
+    found = glob.glob(str(out / "**" / "*_results.json"), recursive=True)
+    assert len(found) == 1, f"expected one results file under {out}, found {found}"
+    return json.loads(Path(found[0]).read_text())
+
+
+def pixels_key(texts: list[str], images: list[Any]) -> tuple[str, tuple[str, ...]]:
+    return "".join(texts), tuple(hashlib.sha1(im.convert("RGB").tobytes()).hexdigest() for im in images)
+
+
+def sample_key(sample: Sample) -> tuple[str, tuple[str, ...]]:
+    decoded = [imgs.decode(sample.images[k]) for k in sample.image_order()]
+    return pixels_key([sample.text()], decoded)
+
+
+def request_key(body: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
+    parts = message_parts(body)
+    return pixels_key([v for k, v in parts if k == "text"], [decode_data_url_image(v) for k, v in parts if k == "image"])
+
+
+class OracleResponder:
+    """Answers each recorded request with the oracle answer of the sample it shows."""
+
+    def __init__(self, samples: Iterable[Sample]) -> None:
+        self.by_key: dict[tuple[str, tuple[str, ...]], Sample] = {}
+        for s in samples:
+            self.by_key.setdefault(sample_key(s), s)
+
+    def sample_for(self, body: dict[str, Any]) -> Sample:
+        return self.by_key[request_key(body)]
+
+    def __call__(self, body: dict[str, Any]) -> str:
+        return baselines.oracle(self.sample_for(body))
+
+
+def visfactor_samples(data_root: Path, variant: str = "direct") -> list[Sample]:
+    return visfactor.samples(variant=variant, local_path=data_root)
