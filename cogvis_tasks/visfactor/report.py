@@ -16,6 +16,10 @@ class VisFactorReport:
     domains: dict[str, GroupScore]
     overall: GroupScore
 
+    def dimensions(self) -> dict[str, dict[str, GroupScore]]:
+        """Macro scores by grouping dimension (what reports show beside the subtests)."""
+        return {"factor": self.factors, "domain": self.domains}
+
     def to_dict(self) -> dict[str, object]:
         return {
             "overall": self.overall.to_dict(),

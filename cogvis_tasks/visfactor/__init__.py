@@ -1,0 +1,1 @@
+"""VisFactor: data, prompts, scoring and reports (harness-agnostic)."""
