@@ -8,6 +8,8 @@ files and the recorded request payloads, never just the exit code.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -72,10 +74,13 @@ def _parts(body: dict) -> list[tuple[str, str]]:
 def test_include_path_without_plugin_variable(tmp_path: Path, data_root: Path, stub: StubServer) -> None:
     stub.responder = OracleResponder(visfactor_samples(data_root))
     env = harness_env(tmp_path, data_root)
-    run(["lmms-eval", *_openai_args(stub), "--include_path", str(TASKS_DIR), "--tasks", "visfactor_cf3,visfactor_i3",
+    tasks_dir = subprocess.run([sys.executable, "-m", "cogvis_tasks", "tasks-dir"], env=env, capture_output=True, text=True, check=True).stdout.strip()
+    assert Path(tasks_dir, "visfactor", "visfactor.yaml").is_file()
+    run(["lmms-eval", *_openai_args(stub), "--include_path", tasks_dir, "--tasks", "visfactor",
          "--output_path", str(tmp_path / "out")], env, tmp_path)
     results = lmms_results(tmp_path / "out")["results"]
-    assert results["visfactor_cf3"]["accuracy,none"] == 1.0
+    # Our group, not the built-in single task of the same name, answered.
+    assert results["visfactor"]["items,none"] == 40 and results["visfactor"]["accuracy,none"] == 1.0
     assert results["visfactor_i3"]["accuracy,none"] == 1.0
 
 

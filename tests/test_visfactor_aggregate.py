@@ -228,7 +228,7 @@ def test_random_is_deterministic_per_seed(samples: list[Sample]) -> None:
 
 def test_random_hits_chance_rate(samples: list[Sample]) -> None:
     """Mean row accuracy per answer kind over many seeds is within a 99.9% binomial band of chance."""
-    n_seeds = 300
+    n_seeds = 1000
     z = 3.29  # two-sided 99.9% normal quantile
     hits: dict[str, int] = defaultdict(int)
     mean: dict[str, float] = defaultdict(float)  # expected hits

@@ -17,6 +17,7 @@ row. We check that three ways:
 
 from __future__ import annotations
 
+import inspect
 import random
 import re
 from collections import Counter
@@ -185,6 +186,27 @@ def test_failed_marker_only_at_start() -> None:
     assert (v.failed, v.correct, v.parsed) == (False, True, True)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    raises=RecursionError,
+    reason="BUG: score_row raises RecursionError (from lenient_json_answer's json decoding) on a deeply "
+    "nested answer value instead of returning a verdict",
+)
+@pytest.mark.parametrize(
+    ("cid", "response", "gold", "expected"),
+    [
+        pytest.param("CF1", '{"answer": ' + "[" * 2000, "T", RowVerdict("", False, False, False, False), id="runaway-brackets"),
+        # The official verdict is right here; the crash would lose it.
+        pytest.param(
+            "MA1", '{"answer": 42} then "answer": ' + "[" * 2000, "42", RowVerdict("42", True, True, True, False), id="after-answer"
+        ),
+    ],
+)
+def test_score_row_survives_deep_nesting(cid: str, response: str, gold: str, expected: RowVerdict) -> None:
+    assert official_verdict(cid, response, gold, "") == (expected.prediction, expected.correct)
+    assert score_row(cid, response, gold) == expected
+
+
 def test_unknown_subtest_raises() -> None:
     with pytest.raises(ValueError):
         score_row("XX1", J("T"), "T")
@@ -298,6 +320,13 @@ def corpus(n_per_subtest: int, seed: int = 20240611) -> list[tuple[str, str, str
 
 
 CORPUS = corpus(400)
+
+
+def test_evalscope_scorer_is_the_shipped_one() -> None:
+    """Our evalscope plugin replaces the benchmark registration, never this module: compare against the real thing."""
+    source = inspect.getsourcefile(evalscope_score) or ""
+    assert evalscope_score.__module__ == "evalscope.benchmarks.visfactor.utils"
+    assert "cogvis_tasks" not in source and source.endswith("evalscope/benchmarks/visfactor/utils.py")
 
 
 def test_corpus_against_official_oracle() -> None:
