@@ -270,12 +270,6 @@ def test_lenient_never_raises(s: str) -> None:
 DEEP = 2000  # deeper than Python's default recursion limit (1000)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=RecursionError,
-    reason="BUG: lenient_json_answer only catches ValueError around json raw_decode; a deeply nested "
-    "value raises RecursionError out of it (and out of score_row)",
-)
 @pytest.mark.parametrize(
     "response",
     [

@@ -186,12 +186,6 @@ def test_failed_marker_only_at_start() -> None:
     assert (v.failed, v.correct, v.parsed) == (False, True, True)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=RecursionError,
-    reason="BUG: score_row raises RecursionError (from lenient_json_answer's json decoding) on a deeply "
-    "nested answer value instead of returning a verdict",
-)
 @pytest.mark.parametrize(
     ("cid", "response", "gold", "expected"),
     [

@@ -21,7 +21,13 @@ import re
 _WS_RUN = re.compile(r"\s*")
 _DIGITS = re.compile(r"\d+")
 _ANSWER_KEY = re.compile(r'"answer"\s*:\s*')
-_LENIENT_WINDOW = 10_000  # longest value the lenient reader decodes
+_LIST_ITEM = r'(?:-?\d+|"[^"\n]*")'
+_LENIENT_VALUE = re.compile(
+    r'"((?:[^"\\\n]|\\.)*)"'  # a JSON string (one line)
+    r"|(-?\d+(?:\.\d+)?)"  # a number
+    r"|(true|false)\b"  # a boolean
+    rf"|\[\s*({_LIST_ITEM}(?:\s*,\s*{_LIST_ITEM})*)\s*\]"  # a flat list, e.g. [2, 3]
+)
 
 
 class _Scanner:
@@ -115,25 +121,26 @@ def official_json_answer(response: str) -> str:
 
 
 def lenient_json_answer(response: str) -> str:
-    """The last ``"answer": <JSON scalar>`` anywhere in the response ('' if none).
+    """The last ``"answer": <value>`` anywhere in the response ('' if none).
 
-    Scans key occurrences from the end and decodes at most a bounded window per
-    value, so the cost stays linear in the response length.
+    Values are a JSON string, number, boolean, or a flat list (read as a
+    ``(a, b)`` pair); anything nested is no answer. Each value is matched by a
+    regular expression anchored at its key and bounded by the next quote, so
+    the cost stays linear and no recursion limit can be hit.
     """
-    decoder = json.JSONDecoder()
-    positions = [m.end() for m in _ANSWER_KEY.finditer(response)]
-    for start in reversed(positions):
-        window = response[start : start + _LENIENT_WINDOW]
-        try:
-            value, _ = decoder.raw_decode(window)
-        except ValueError:
+    for key in reversed(list(_ANSWER_KEY.finditer(response))):
+        value = _LENIENT_VALUE.match(response, key.end())
+        if value is None:
             continue
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        if isinstance(value, (str, int, float)):
-            return str(value).strip()
-        if isinstance(value, list) and value and all(isinstance(v, (int, str)) for v in value):
-            return "(" + ", ".join(str(v) for v in value) + ")"
+        string, number, boolean, items = value.groups()
+        if string is not None:
+            try:
+                return str(json.loads(value.group(0))).strip()
+            except ValueError:
+                return string.strip()
+        if number is not None or boolean is not None:
+            return number if number is not None else boolean
+        return "(" + ", ".join(x.strip().strip('"').strip() for x in items.split(",")) + ")"
     return ""
 
 
