@@ -14,6 +14,7 @@ class DataError(ValueError):
         self.file = str(file)
         self.row = row
         self.field = field
+        self.message = message
         where = f"{self.file}, row {row}"
         if field:
             where += f", field {field!r}"
