@@ -79,8 +79,10 @@ def main() -> None:
     t = time.perf_counter()
     rows = synthetic_rows(seed=0)
     parquet = write_parquet(rows, work / "data" / "visfactor" / "test.parquet")
-    print(f"dataset: {len(rows)} rows, {sum(len(r['image']) for r in rows)} images, "
-          f"{parquet.stat().st_size / 2**20:.1f} MiB parquet, built in {time.perf_counter() - t:.1f} s")
+    print(
+        f"dataset: {len(rows)} rows, {sum(len(r['image']) for r in rows)} images, "
+        f"{parquet.stat().st_size / 2**20:.1f} MiB parquet, built in {time.perf_counter() - t:.1f} s"
+    )
 
     import lmms_eval
 
@@ -102,8 +104,16 @@ def main() -> None:
                     task = "visfactor"
                 else:
                     env = base_env
-                    cmd = [str(BIN / "lmms-eval"), *model, "--include_path", str(work / "builtin"),
-                           "--tasks", "builtin_visfactor_local", "--output_path", str(out)]
+                    cmd = [
+                        str(BIN / "lmms-eval"),
+                        *model,
+                        "--include_path",
+                        str(work / "builtin"),
+                        "--tasks",
+                        "builtin_visfactor_local",
+                        "--output_path",
+                        str(out),
+                    ]
                     task = "builtin_visfactor_local"
                 wall, rss = timed_run(cmd, env, work)
                 results_ok(out, task)
@@ -124,17 +134,24 @@ def main() -> None:
     responses = [baselines.guess(s, 1) for s in samples]
     records = [(dict(s.metadata), s.subtest, s.item, s.answer) for s in samples]
     t = time.perf_counter()
-    report = benchmark.build_report(benchmark.score(m, sub, item, ans, resp) for (m, sub, item, ans), resp in zip(records, responses))
+    report = benchmark.build_report(
+        benchmark.score(m, sub, item, ans, resp) for (m, sub, item, ans), resp in zip(records, responses, strict=True)
+    )
     ours_score = time.perf_counter() - t
     from evalscope.benchmarks.visfactor.utils import aggregate_item_accuracy, score_prediction
 
     t = time.perf_counter()
-    rows_es = [(sub, m["eval_index"], score_prediction(sub, resp, ans, m["additional"])[1]) for (m, sub, _, ans), resp in zip(records, responses)]
+    rows_es = [
+        (sub, m["eval_index"], score_prediction(sub, resp, ans, m["additional"])[1])
+        for (m, sub, _, ans), resp in zip(records, responses, strict=True)
+    ]
     aggregate_item_accuracy(rows_es)
     es_score = time.perf_counter() - t
-    print(f"scoring {len(samples)} responses + report: ours {ours_score * 1000:.1f} ms (goal < 100 ms), "
-          f"evalscope shipped scorer {es_score * 1000:.1f} ms -> ratio {ours_score / es_score:.2f}; "
-          f"overall {report.overall.accuracy:.4f}")
+    print(
+        f"scoring {len(samples)} responses + report: ours {ours_score * 1000:.1f} ms (goal < 100 ms), "
+        f"evalscope shipped scorer {es_score * 1000:.1f} ms -> ratio {ours_score / es_score:.2f}; "
+        f"overall {report.overall.accuracy:.4f}"
+    )
 
 
 if __name__ == "__main__":

@@ -31,22 +31,22 @@ class _Loader:
     every interpreter start tens of milliseconds.
     """
 
-    def __init__(self, inner: "importlib.abc.Loader") -> None:
+    def __init__(self, inner: importlib.abc.Loader) -> None:
         self._inner = inner
 
-    def __getattr__(self, name: str) -> "object":
+    def __getattr__(self, name: str) -> object:
         return getattr(self._inner, name)
 
-    def create_module(self, spec: "importlib.machinery.ModuleSpec") -> "object":
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> object:
         return self._inner.create_module(spec)
 
-    def exec_module(self, module: "object") -> None:
+    def exec_module(self, module: object) -> None:
         self._inner.exec_module(module)
         _load_plugin()
 
 
 class _Finder:
-    def find_spec(self, name: str, path: "object" = None, target: "object" = None) -> "object":
+    def find_spec(self, name: str, path: object = None, target: object = None) -> object:
         if name != "evalscope":
             return None
         import importlib.util

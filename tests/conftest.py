@@ -13,17 +13,19 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import pytest
-from openai_stub import StubServer, decode_data_url_image, message_parts
+from openai_stub import Fail, Reply, StubServer, decode_data_url_image, message_parts
 
 from cogvis_tasks.core import baselines
 from cogvis_tasks.core import images as imgs
 from cogvis_tasks.core.sample import Sample
 from cogvis_tasks.visfactor import benchmark as visfactor
 from cogvis_tasks.visfactor.files import write_parquet, write_tsv
+from cogvis_tasks.visfactor.prompt import COT_OUTPUT
 from cogvis_tasks.visfactor.synthetic import synthetic_rows
 
 BIN = Path(sys.executable).parent
@@ -117,3 +119,20 @@ class OracleResponder:
 
 def visfactor_samples(data_root: Path, variant: str = "direct") -> list[Sample]:
     return visfactor.samples(variant=variant, local_path=data_root)
+
+
+def scripted_cot_responder(samples: list[Sample], fail_subtest: str, unparseable_subtest: str) -> Any:
+    """A CoT-checking model: fails the first row of one subtest, gives no answer for another, else oracle."""
+    oracle = OracleResponder(samples)
+    fail_id = min(s.id for s in samples if s.subtest == fail_subtest)
+
+    def responder(body: dict[str, Any]) -> Reply:
+        sample = oracle.sample_for(body)
+        assert COT_OUTPUT in "".join(v for k, v in message_parts(body) if k == "text"), sample.id
+        if sample.id == fail_id:
+            return Fail(500, "boom")
+        if sample.subtest == unparseable_subtest:
+            return "The answer is unclear."  # no JSON, no number: unparseable
+        return "Reasoning first. " + oracle(body)
+
+    return responder

@@ -288,10 +288,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         path = self._path()
         if path in _MODELS_PATHS:
-            data = [
-                {"id": name, "object": "model", "created": 0, "owned_by": "stub"}
-                for name in self.server.stub._model_names()
-            ]
+            data = [{"id": name, "object": "model", "created": 0, "owned_by": "stub"} for name in self.server.stub._model_names()]
             self._send_json(200, {"object": "list", "data": data})
         else:
             self._send_error(404, f"Unknown path: GET {path}", code="not_found")
@@ -336,9 +333,7 @@ class _Handler(BaseHTTPRequestHandler):
         if length < 0:
             raise _BadRequest(400, f"Invalid Content-Length: {raw_length!r}")
         if length > MAX_BODY_BYTES:
-            raise _BadRequest(
-                413, f"Request body too large ({length} > {MAX_BODY_BYTES} bytes)"
-            )
+            raise _BadRequest(413, f"Request body too large ({length} > {MAX_BODY_BYTES} bytes)")
         try:
             raw = self.rfile.read(length)
         except TimeoutError:
@@ -373,9 +368,7 @@ class _Handler(BaseHTTPRequestHandler):
             else:
                 self._send_json(200, _completion(body, reply))
         else:
-            self._send_error(
-                500, f"responder returned unsupported {type(reply).__name__}: {reply!r}"
-            )
+            self._send_error(500, f"responder returned unsupported {type(reply).__name__}: {reply!r}")
 
     def _send_bytes(self, status: int, payload: bytes, content_type: str) -> None:
         self.send_response(status)

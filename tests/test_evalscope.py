@@ -14,10 +14,18 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import OracleResponder, harness_env, lmms_results, request_key, run, sample_key, visfactor_samples
-from openai_stub import Fail, StubServer, message_parts
+from conftest import (
+    OracleResponder,
+    harness_env,
+    lmms_results,
+    request_key,
+    run,
+    sample_key,
+    scripted_cot_responder,
+    visfactor_samples,
+)
+from openai_stub import StubServer, message_parts
 
-from cogvis_tasks.visfactor.prompt import COT_OUTPUT
 from cogvis_tasks.visfactor.subtests import DOMAINS, FACTORS, SUBTESTS
 
 pytestmark = pytest.mark.slow
@@ -44,9 +52,28 @@ def _subset_scores(report: dict, name: str = "accuracy") -> dict[str, tuple[floa
 
 def _openai_cli(stub: StubServer, bench: str, work: Path, *extra: str) -> list[str]:
     return [
-        "evalscope", "eval", "--model", MODEL, "--api-url", stub.url, "--api-key", "EMPTY", "--eval-type", "openai_api",
-        "--datasets", bench, "--generation-config", GEN, "--model-args", '{"max_retries": 0}', "--eval-batch-size", "4",
-        "--work-dir", str(work), "--no-timestamp", *extra,
+        "evalscope",
+        "eval",
+        "--model",
+        MODEL,
+        "--api-url",
+        stub.url,
+        "--api-key",
+        "EMPTY",
+        "--eval-type",
+        "openai_api",
+        "--datasets",
+        bench,
+        "--generation-config",
+        GEN,
+        "--model-args",
+        '{"max_retries": 0}',
+        "--eval-batch-size",
+        "4",
+        "--work-dir",
+        str(work),
+        "--no-timestamp",
+        *extra,
     ]
 
 
@@ -56,7 +83,11 @@ def test_stock_cli_with_local_path_runs_ours_interleaved(tmp_path: Path, data_ro
     env = harness_env(tmp_path, data_root)
     del env["COGVIS_DATA_DIR"]  # the data must come from --dataset-args local_path
     work = tmp_path / "work"
-    proc = run(_openai_cli(stub, "visfactor", work, "--dataset-args", json.dumps({"visfactor": {"local_path": str(data_root / "visfactor")}})), env, tmp_path)
+    proc = run(
+        _openai_cli(stub, "visfactor", work, "--dataset-args", json.dumps({"visfactor": {"local_path": str(data_root / "visfactor")}})),
+        env,
+        tmp_path,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert not stub.responder_errors
     report = _report(work, MODEL, "visfactor")
@@ -78,20 +109,7 @@ def test_stock_cli_with_local_path_runs_ours_interleaved(tmp_path: Path, data_ro
 
 
 def test_cot_from_tsv_counts_failures_and_unparseable(tmp_path: Path, tsv_root: Path, stub: StubServer) -> None:
-    samples = visfactor_samples(tsv_root, variant="cot")
-    oracle = OracleResponder(samples)
-    cs2 = sorted(s.id for s in samples if s.subtest == "CS2")
-
-    def responder(body: dict) -> object:
-        sample = oracle.sample_for(body)
-        assert COT_OUTPUT in "".join(v for k, v in message_parts(body) if k == "text")
-        if sample.id == cs2[0]:
-            return Fail(500, "boom")
-        if sample.subtest == "SS3":
-            return "The answer is unclear."  # no JSON, no number: unparseable
-        return "Reasoning first. " + oracle(body)
-
-    stub.responder = responder
+    stub.responder = scripted_cot_responder(visfactor_samples(tsv_root, variant="cot"), "CS2", "SS3")
     work = tmp_path / "work"
     args = ["--dataset-args", json.dumps({"visfactor_cot": {"subset_list": ["CS2", "SS3", "VZ3"]}}), "--ignore-errors"]
     proc = run(_openai_cli(stub, "visfactor_cot", work, *args), harness_env(tmp_path, tsv_root), tmp_path)
@@ -110,13 +128,34 @@ def test_baselines_agree_across_harnesses(tmp_path: Path, data_root: Path) -> No
     env = harness_env(tmp_path, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
     work = tmp_path / "work"
     for model in ("cogvis_oracle", "cogvis_random"):
-        proc = run(["evalscope", "eval", "--model", model, "--eval-type", "custom", "--model-args", '{"seed": 5}',
-                    "--datasets", "visfactor", "--work-dir", str(work), "--no-timestamp"], env, tmp_path)
+        proc = run(
+            [
+                "evalscope",
+                "eval",
+                "--model",
+                model,
+                "--eval-type",
+                "custom",
+                "--model-args",
+                '{"seed": 5}',
+                "--datasets",
+                "visfactor",
+                "--work-dir",
+                str(work),
+                "--no-timestamp",
+            ],
+            env,
+            tmp_path,
+        )
         assert proc.returncode == 0, proc.stdout[-3000:]
     assert all(score == 1.0 for score, _, _ in _subset_scores(_report(work, "cogvis_oracle", "visfactor")).values())
     es_random = _subset_scores(_report(work, "cogvis_random", "visfactor"))
 
-    run(["lmms-eval", "--model", "cogvis_random", "--model_args", "seed=5", "--tasks", "visfactor", "--output_path", str(tmp_path / "lm")], env, tmp_path)
+    run(
+        ["lmms-eval", "--model", "cogvis_random", "--model_args", "seed=5", "--tasks", "visfactor", "--output_path", str(tmp_path / "lm")],
+        env,
+        tmp_path,
+    )
     lm = lmms_results(tmp_path / "lm")["results"]
     for sub in SUBTESTS:
         assert lm[f"visfactor_{sub.id.lower()}"]["accuracy,none"] == pytest.approx(es_random[sub.id][0]), sub.id
@@ -137,7 +176,9 @@ def test_python_path_and_off_switch(tmp_path: Path, data_root: Path) -> None:
 
     probe = "import evalscope\nfrom evalscope.api.registry import BENCHMARK_REGISTRY as R\nprint(R['visfactor'].data_adapter.__module__)\n"
     on = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120)
-    off = subprocess.run([sys.executable, "-c", probe], env={**env, "COGVIS_EVALSCOPE_HOOK": "0"}, capture_output=True, text=True, timeout=120)
+    off = subprocess.run(
+        [sys.executable, "-c", probe], env={**env, "COGVIS_EVALSCOPE_HOOK": "0"}, capture_output=True, text=True, timeout=120
+    )
     assert on.stdout.strip() == "cogvis_tasks.evalscope.benchmarks", on.stderr[-2000:]
     assert off.stdout.strip().startswith("evalscope.benchmarks.visfactor"), off.stderr[-2000:]
     cheap = subprocess.run([sys.executable, "-c", "import sys; print('evalscope' in sys.modules)"], env=env, capture_output=True, text=True)

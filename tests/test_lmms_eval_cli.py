@@ -14,11 +14,19 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import OracleResponder, harness_env, lmms_results, request_key, run, sample_key, visfactor_samples
-from openai_stub import Fail, StubServer
+from conftest import (
+    OracleResponder,
+    harness_env,
+    lmms_results,
+    request_key,
+    run,
+    sample_key,
+    scripted_cot_responder,
+    visfactor_samples,
+)
+from openai_stub import StubServer, message_parts
 
 from cogvis_tasks.lmms_eval.compat import TASKS_DIR
-from cogvis_tasks.visfactor.prompt import COT_OUTPUT
 from cogvis_tasks.visfactor.subtests import DOMAINS, FACTORS, SUBTESTS
 
 pytestmark = pytest.mark.slow
@@ -27,8 +35,10 @@ MODEL = "stub-vlm"
 
 def _openai_args(stub: StubServer) -> list[str]:
     return [
-        "--model", "openai",
-        "--model_args", f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,timeout=20,num_concurrent=4",
+        "--model",
+        "openai",
+        "--model_args",
+        f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,timeout=20,num_concurrent=4",
     ]
 
 
@@ -36,7 +46,9 @@ def test_plugin_opt_in_runs_our_visfactor_with_interleaved_requests(tmp_path: Pa
     samples = visfactor_samples(data_root)
     stub.responder = OracleResponder(samples)
     env = harness_env(tmp_path, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
-    proc = run(["lmms-eval", *_openai_args(stub), "--tasks", "visfactor", "--output_path", str(tmp_path / "out"), "--log_samples"], env, tmp_path)
+    proc = run(
+        ["lmms-eval", *_openai_args(stub), "--tasks", "visfactor", "--output_path", str(tmp_path / "out"), "--log_samples"], env, tmp_path
+    )
     assert not stub.responder_errors, stub.responder_errors[:3]
     results = lmms_results(tmp_path / "out")["results"]
 
@@ -56,28 +68,27 @@ def test_plugin_opt_in_runs_our_visfactor_with_interleaved_requests(tmp_path: Pa
     assert Counter(request_key(b) for b in stub.requests) == Counter(sample_key(s) for s in samples)
     for body in stub.requests:
         sample = stub.responder.sample_for(body)
-        sent = [kind for kind, _ in _parts(body)]
+        sent = [kind for kind, _ in message_parts(body)]
         expected = [kind for kind, value in sample.prompt if kind == "image" or value]
         assert sent == expected, (sample.id, sent, expected)
         assert body["model"] == MODEL
     # Two-digit image tags reach the model in their place (I3 rows use <IMAGE_10> and <IMAGE_11>).
     i3 = [b for b in stub.requests if stub.responder.sample_for(b).subtest == "I3"]
-    assert i3 and all(sum(k == "image" for k, _ in _parts(b)) == 12 for b in i3)
-
-
-def _parts(body: dict) -> list[tuple[str, str]]:
-    from openai_stub import message_parts
-
-    return message_parts(body)
+    assert i3 and all(sum(k == "image" for k, _ in message_parts(b)) == 12 for b in i3)
 
 
 def test_include_path_without_plugin_variable(tmp_path: Path, data_root: Path, stub: StubServer) -> None:
     stub.responder = OracleResponder(visfactor_samples(data_root))
     env = harness_env(tmp_path, data_root)
-    tasks_dir = subprocess.run([sys.executable, "-m", "cogvis_tasks", "tasks-dir"], env=env, capture_output=True, text=True, check=True).stdout.strip()
+    tasks_dir = subprocess.run(
+        [sys.executable, "-m", "cogvis_tasks", "tasks-dir"], env=env, capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert Path(tasks_dir, "visfactor", "visfactor.yaml").is_file()
-    run(["lmms-eval", *_openai_args(stub), "--include_path", tasks_dir, "--tasks", "visfactor",
-         "--output_path", str(tmp_path / "out")], env, tmp_path)
+    run(
+        ["lmms-eval", *_openai_args(stub), "--include_path", tasks_dir, "--tasks", "visfactor", "--output_path", str(tmp_path / "out")],
+        env,
+        tmp_path,
+    )
     results = lmms_results(tmp_path / "out")["results"]
     # Our group, not the built-in single task of the same name, answered.
     assert results["visfactor"]["items,none"] == 40 and results["visfactor"]["accuracy,none"] == 1.0
@@ -85,23 +96,21 @@ def test_include_path_without_plugin_variable(tmp_path: Path, data_root: Path, s
 
 
 def test_cot_variant_failures_and_unparseable_answers_are_counted(tmp_path: Path, data_root: Path, stub: StubServer) -> None:
-    samples = visfactor_samples(data_root, variant="cot")
-    oracle = OracleResponder(samples)
-    cs1 = sorted(s.id for s in samples if s.subtest == "CS1")
-
-    def responder(body: dict) -> object:
-        sample = oracle.sample_for(body)
-        assert COT_OUTPUT in "".join(v for k, v in _parts(body) if k == "text")
-        if sample.id == cs1[0]:
-            return Fail(500, "boom")
-        if sample.subtest == "MA1":
-            return "I cannot tell."
-        return "Step by step... " + oracle(body)
-
-    stub.responder = responder
+    stub.responder = scripted_cot_responder(visfactor_samples(data_root, variant="cot"), "CS1", "MA1")
     env = harness_env(tmp_path, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
-    run(["lmms-eval", *_openai_args(stub), "--tasks", "visfactor_cot_cs1,visfactor_cot_ma1,visfactor_cot_s1",
-         "--output_path", str(tmp_path / "out"), "--log_samples"], env, tmp_path)
+    run(
+        [
+            "lmms-eval",
+            *_openai_args(stub),
+            "--tasks",
+            "visfactor_cot_cs1,visfactor_cot_ma1,visfactor_cot_s1",
+            "--output_path",
+            str(tmp_path / "out"),
+            "--log_samples",
+        ],
+        env,
+        tmp_path,
+    )
     assert not stub.responder_errors, stub.responder_errors[:3]
     results = lmms_results(tmp_path / "out")["results"]
     assert results["visfactor_cot_cs1"]["accuracy,none"] == 0.5
@@ -116,7 +125,11 @@ def test_cot_variant_failures_and_unparseable_answers_are_counted(tmp_path: Path
 @pytest.mark.parametrize("model", ["cogvis_oracle", "cogvis_random"])
 def test_baseline_models_by_name(tmp_path: Path, data_root: Path, model: str) -> None:
     env = harness_env(tmp_path, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
-    run(["lmms-eval", "--model", model, "--model_args", "seed=3", "--tasks", "visfactor", "--output_path", str(tmp_path / "out")], env, tmp_path)
+    run(
+        ["lmms-eval", "--model", model, "--model_args", "seed=3", "--tasks", "visfactor", "--output_path", str(tmp_path / "out")],
+        env,
+        tmp_path,
+    )
     results = lmms_results(tmp_path / "out")["results"]
     if model == "cogvis_oracle":
         assert all(results[f"visfactor_{s.id.lower()}"]["accuracy,none"] == 1.0 for s in SUBTESTS)
@@ -144,7 +157,11 @@ def test_task_index_is_stock_without_opt_in(monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_sample_log_has_no_image_bytes(tmp_path: Path, data_root: Path) -> None:
     env = harness_env(tmp_path, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
-    run(["lmms-eval", "--model", "cogvis_oracle", "--tasks", "visfactor_i3", "--output_path", str(tmp_path / "out"), "--log_samples"], env, tmp_path)
+    run(
+        ["lmms-eval", "--model", "cogvis_oracle", "--tasks", "visfactor_i3", "--output_path", str(tmp_path / "out"), "--log_samples"],
+        env,
+        tmp_path,
+    )
     logs = list((tmp_path / "out").rglob("*_samples_visfactor_i3.jsonl"))
     assert len(logs) == 1
     lines = [json.loads(line) for line in logs[0].read_text().splitlines()]

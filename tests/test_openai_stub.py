@@ -19,8 +19,6 @@ from typing import Any
 
 import openai
 import pytest
-from PIL import Image
-
 from openai_stub import (  # tests/ is on sys.path (pytest rootdir conftest)
     Delay,
     Drop,
@@ -30,6 +28,7 @@ from openai_stub import (  # tests/ is on sys.path (pytest rootdir conftest)
     decode_data_url_image,
     message_parts,
 )
+from PIL import Image
 
 MODEL = "stub-model"
 
@@ -41,15 +40,11 @@ def stub() -> Iterator[StubServer]:
 
 
 def make_client(stub: StubServer, timeout: float = 5) -> openai.OpenAI:
-    return openai.OpenAI(
-        base_url=stub.url, api_key="EMPTY", max_retries=0, timeout=timeout
-    )
+    return openai.OpenAI(base_url=stub.url, api_key="EMPTY", max_retries=0, timeout=timeout)
 
 
 def ask(client: openai.OpenAI, content: Any = "hi", **kwargs: Any) -> Any:
-    return client.chat.completions.create(
-        model=MODEL, messages=[{"role": "user", "content": content}], **kwargs
-    )
+    return client.chat.completions.create(model=MODEL, messages=[{"role": "user", "content": content}], **kwargs)
 
 
 def png_data_url(image: Image.Image) -> str:
@@ -59,9 +54,7 @@ def png_data_url(image: Image.Image) -> str:
 
 
 def raw_post(url: str, data: bytes) -> tuple[int, dict[str, Any]]:
-    request = urllib.request.Request(
-        url, data=data, headers={"Content-Type": "application/json"}, method="POST"
-    )
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"}, method="POST")
     try:
         with urllib.request.urlopen(request, timeout=5) as response:
             return response.status, json.loads(response.read())
@@ -78,9 +71,7 @@ def test_text_round_trip(stub: StubServer) -> None:
     assert response.choices[0].message.content == "The answer is B."
     assert response.choices[0].finish_reason == "stop"
     assert response.usage is not None
-    assert response.usage.total_tokens == (
-        response.usage.prompt_tokens + response.usage.completion_tokens
-    )
+    assert response.usage.total_tokens == (response.usage.prompt_tokens + response.usage.completion_tokens)
     assert len(stub.requests) == 1
     assert stub.requests[0].path == "/v1/chat/completions"
     assert message_parts(stub.requests[0]) == [("text", "Which option?")]
@@ -221,9 +212,7 @@ def test_unversioned_chat_path_is_accepted(stub: StubServer) -> None:
     base = stub.url.removesuffix("/v1")
     status, body = raw_post(
         base + "/chat/completions",
-        json.dumps(
-            {"model": "m", "messages": [{"role": "user", "content": "x"}]}
-        ).encode(),
+        json.dumps({"model": "m", "messages": [{"role": "user", "content": "x"}]}).encode(),
     )
     assert status == 200
     assert body["choices"][0]["message"]["content"] == "ok"

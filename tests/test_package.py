@@ -15,7 +15,11 @@ REPO = Path(__file__).resolve().parent.parent
 def test_checked_in_task_files_match_a_fresh_generation() -> None:
     expected = render()
     folder = REPO / "cogvis_tasks" / "tasks"
-    on_disk = {str(p.relative_to(folder)): p.read_text() for p in folder.rglob("*") if p.is_file() and p.suffix not in (".py", ".md") and "__pycache__" not in p.parts}
+    on_disk = {
+        str(p.relative_to(folder)): p.read_text()
+        for p in folder.rglob("*")
+        if p.is_file() and p.suffix not in (".py", ".md") and "__pycache__" not in p.parts
+    }
     assert on_disk.keys() == expected.keys(), "run: python utils/gen_lmms_yaml.py"
     stale = [k for k in expected if on_disk[k] != expected[k]]
     assert not stale, f"stale generated files {stale}; run: python utils/gen_lmms_yaml.py"

@@ -197,7 +197,7 @@ def test_all_answer_kinds_present(samples: list[Sample]) -> None:
 
 def test_oracle_scores_every_row(samples: list[Sample]) -> None:
     rows = [result(s, benchmark.oracle_response(s)) for s in samples]
-    bad = [(s.id, s.answer, benchmark.oracle_response(s)) for s, r in zip(samples, rows) if not (r.correct and r.parsed)]
+    bad = [(s.id, s.answer, benchmark.oracle_response(s)) for s, r in zip(samples, rows, strict=True) if not (r.correct and r.parsed)]
     assert bad == []
     rep = build_report(rows)
     assert rep.overall.accuracy == 1.0
@@ -223,7 +223,7 @@ def test_random_is_deterministic_per_seed(samples: list[Sample]) -> None:
     assert a == [benchmark.random_response(s, 7) for s in samples]
     b = [benchmark.random_response(s, 8) for s in samples]
     assert a != b
-    assert sum(x != y for x, y in zip(a, b)) > len(samples) // 10
+    assert sum(x != y for x, y in zip(a, b, strict=True)) > len(samples) // 10
 
 
 def test_random_hits_chance_rate(samples: list[Sample]) -> None:
@@ -248,6 +248,4 @@ def test_random_hits_chance_rate(samples: list[Sample]) -> None:
     assert hits["list"] == 0  # open vocabulary: a blind guess never names the object
     for k in hits:
         band = z * math.sqrt(var[k])
-        assert abs(hits[k] - mean[k]) <= band, (
-            f"{k}: {hits[k]}/{trials[k]} right, expected {mean[k]:.1f} +- {band:.1f}"
-        )
+        assert abs(hits[k] - mean[k]) <= band, f"{k}: {hits[k]}/{trials[k]} right, expected {mean[k]:.1f} +- {band:.1f}"

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import base64
 import io
-import zlib
 import struct
+import zlib
 from pathlib import Path
 
 import datasets
@@ -18,11 +18,11 @@ from PIL import Image
 
 from cogvis_tasks.core import images as imgs
 from cogvis_tasks.core.errors import DataError
+from cogvis_tasks.core.rng import rng_for
 from cogvis_tasks.visfactor import benchmark, data
 from cogvis_tasks.visfactor.files import write_parquet, write_tsv
 from cogvis_tasks.visfactor.prompt import COT_OUTPUT, DIRECT_OUTPUT
 from cogvis_tasks.visfactor.synthetic import image_bytes, synthetic_rows
-from cogvis_tasks.core.rng import rng_for
 
 
 def _png(color: str, size: tuple[int, int] = (8, 8)) -> bytes:
@@ -33,9 +33,14 @@ def _png(color: str, size: tuple[int, int] = (8, 8)) -> bytes:
 
 def _row(**over: object) -> dict:
     row = {
-        "index": 1, "category_id": "CF1", "category_name": "Hidden Figures Test", "eval_index": 0,
-        "image": [_png("red"), _png("blue")], "question": "Task: Is <IMAGE_0> in <IMAGE_1>?<br>Output: Respond T or F.",
-        "answer": "T", "additional": "",
+        "index": 1,
+        "category_id": "CF1",
+        "category_name": "Hidden Figures Test",
+        "eval_index": 0,
+        "image": [_png("red"), _png("blue")],
+        "question": "Task: Is <IMAGE_0> in <IMAGE_1>?<br>Output: Respond T or F.",
+        "answer": "T",
+        "additional": "",
     }
     row.update(over)
     return row
@@ -65,7 +70,11 @@ def test_interleaving_additional_and_two_digit_tags(tmp_path: Path, fmt: str) ->
     images = [_png(c) for c in ("red", "green", "blue", "white", "black", "gray", "yellow", "cyan", "magenta", "orange", "pink", "purple")]
     question = "Task: groups<br><ADDITIONAL_0><br>and<ADDITIONAL_1>?<IMAGE_11> then <IMAGE_10><br>" + DIRECT_OUTPUT + " now."
     additional = "G1: " + "".join(f"<IMAGE_{k}>" for k in range(5)) + ";G2:<br>" + "".join(f"<IMAGE_{k}>" for k in range(5, 10))
-    path = _write(tmp_path, [_row(category_id="I3", category_name="Figure Classification", image=images, question=question, additional=additional, answer="2")], fmt)
+    path = _write(
+        tmp_path,
+        [_row(category_id="I3", category_name="Figure Classification", image=images, question=question, additional=additional, answer="2")],
+        fmt,
+    )
     (sample,) = benchmark.samples(local_path=path)
     assert sample.image_order() == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 10]
     assert sample.prompt[0] == ("text", "Task: groups\nG1: ")
@@ -90,7 +99,11 @@ def test_interleaving_additional_and_two_digit_tags(tmp_path: Path, fmt: str) ->
 def test_bad_rows_name_file_row_and_field(tmp_path: Path, fmt: str, over: dict, field: str, message: str) -> None:
     if fmt == "parquet" and field == "eval_index":
         pytest.skip("parquet stores eval_index as an integer column")
-    path = _write(tmp_path, [_row(index=0, eval_index=0), _row(index=7, eval_index=1, **over) if field != "eval_index" else _row(index=7, **over)], fmt)
+    path = _write(
+        tmp_path,
+        [_row(index=0, eval_index=0), _row(index=7, eval_index=1, **over) if field != "eval_index" else _row(index=7, **over)],
+        fmt,
+    )
     with pytest.raises(DataError) as err:
         benchmark.samples(local_path=path)
     assert err.value.file.endswith(path.name) and err.value.field == field
@@ -126,7 +139,12 @@ def _bomb_png(side: int) -> bytes:
     def chunk(kind: bytes, body: bytes) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
 
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 1, 0, 0, 0, 0)) + chunk(b"IDAT", raw) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 1, 0, 0, 0, 0))
+        + chunk(b"IDAT", raw)
+        + chunk(b"IEND", b"")
+    )
 
 
 def test_decompression_bomb_is_refused_before_decoding(tmp_path: Path, fmt: str) -> None:
@@ -165,11 +183,18 @@ def test_data_dir_resolution(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
 def test_hub_path_reads_the_mirror_schema(monkeypatch: pytest.MonkeyPatch) -> None:
     """The hub cannot be reached here: the download is replaced by a Dataset in the mirror's schema."""
     rows = [_row(index=i, eval_index=i) for i in range(3)]
-    features = datasets.Features({
-        "index": datasets.Value("int64"), "category_id": datasets.Value("string"), "category_name": datasets.Value("string"),
-        "eval_index": datasets.Value("int64"), "image": datasets.List(datasets.Image()), "question": datasets.Value("string"),
-        "answer": datasets.Value("string"), "additional": datasets.Value("string"),
-    })
+    features = datasets.Features(
+        {
+            "index": datasets.Value("int64"),
+            "category_id": datasets.Value("string"),
+            "category_name": datasets.Value("string"),
+            "eval_index": datasets.Value("int64"),
+            "image": datasets.List(datasets.Image()),
+            "question": datasets.Value("string"),
+            "answer": datasets.Value("string"),
+            "additional": datasets.Value("string"),
+        }
+    )
     hub = datasets.Dataset.from_list([{**r, "image": [{"bytes": b, "path": None} for b in r["image"]]} for r in rows], features=features)
     calls = []
     monkeypatch.delenv("COGVIS_DATA_DIR", raising=False)

@@ -69,7 +69,7 @@ OFFICIAL_CASES = [
     pytest.param('{"answer": "cat "}', "cat ", id="trailing-space-inside-quotes-kept"),
     pytest.param('{"answer": cat }', "cat", id="trailing-space-outside-quotes-dropped"),
     pytest.param('{"answer": "}', "", id="lone-double-quote"),
-    pytest.param("{\"answer\": '}", "", id="lone-single-quote"),
+    pytest.param('{"answer": \'}', "", id="lone-single-quote"),
     pytest.param('{"answer": "   }', "", id="lone-quote-then-spaces"),
     # Newlines: '.' does not cross '\n', but the \s* parts do.
     pytest.param('{"answer": "a\nb"}', "", id="newline-inside-value"),
@@ -114,8 +114,27 @@ def test_official_json_answer_table(response: str, expected: str) -> None:
 # Equivalence with the regex on generated strings.
 # ---------------------------------------------------------------------------
 TOKENS = [
-    "{", "}", '"answer"', ":", " ", "\n", "\t", "\r", "\xa0", "\u2028", "\x1c", '"', "'",
-    "x", "yes", "12", '{"answer":', '{"answer": ', "}}", "\\", "é",
+    "{",
+    "}",
+    '"answer"',
+    ":",
+    " ",
+    "\n",
+    "\t",
+    "\r",
+    "\xa0",
+    "\u2028",
+    "\x1c",
+    '"',
+    "'",
+    "x",
+    "yes",
+    "12",
+    '{"answer":',
+    '{"answer": ',
+    "}}",
+    "\\",
+    "é",
 ]
 WHITESPACE = ["", " ", "\n", "\t", "\r", "\xa0", "\u2028", "\x1c", "  \n "]
 # A near-complete answer object: every piece present, whitespace of every kind between.

@@ -159,9 +159,7 @@ INTEGER_CASES = [
 def test_score_row_table(cid, response, gold, additional, prediction, correct, lenient) -> None:
     assert official_verdict(cid, response, gold, additional) == (prediction, correct)  # hand work == official rules
     verdict = score_row(cid, response, gold, additional)
-    assert verdict == RowVerdict(
-        prediction=prediction, correct=correct, lenient_correct=lenient, parsed=bool(prediction), failed=False
-    )
+    assert verdict == RowVerdict(prediction=prediction, correct=correct, lenient_correct=lenient, parsed=bool(prediction), failed=False)
     assert normalize(cid, response, additional) == prediction
 
 
@@ -225,7 +223,7 @@ WRAPPERS = [
     '{{"answer": "{}", "confidence": 0.8}}',  # extra key after
     '```json\n{{"answer": "{}"}}\n```',
 ]
-LONE_QUOTES = ['{"answer": "}', "{\"answer\": '}", '{"answer": "  }', '{"answer":\'\n}']
+LONE_QUOTES = ['{"answer": "}', '{"answer": \'}', '{"answer": "  }', '{"answer":\'\n}']
 
 
 def gold_for(cid: str, rng: random.Random) -> tuple[str, str]:
@@ -393,7 +391,10 @@ def test_score_row_never_raises_and_matches_oracle(cid: str, response: str, gold
 
 
 @settings(max_examples=500, deadline=None, database=None)
-@given(st.sampled_from(ALL_IDS), st.lists(st.sampled_from(['{"answer":', " ", '"', "'", "}", "\n", "7", "B", "yes", "cat"]), max_size=20).map("".join))
+@given(
+    st.sampled_from(ALL_IDS),
+    st.lists(st.sampled_from(['{"answer":', " ", '"', "'", "}", "\n", "7", "B", "yes", "cat"]), max_size=20).map("".join),
+)
 def test_score_row_matches_oracle_on_answer_tokens(cid: str, response: str) -> None:
     gold, additional = {"CF3": ("(7, 7)", ""), "VZ3": ("B", "4"), "CS1": ("cat, yes", "")}.get(cid, ("7", ""))
     if cid in BOOL_IDS:

@@ -11,5 +11,6 @@ PY="${PYTHON:-python3}"
 .venv/bin/python -m pip install --quiet -c utils/constraints-test.txt ".[all,test]"
 .venv/bin/python -m pip install --quiet --no-deps --force-reinstall .
 .venv/bin/python -m pip check
+.venv/bin/ruff check cogvis_tasks tests benchmarks utils setup.py
 # Not "python -m pytest": the repo root must not shadow the installed package.
 .venv/bin/pytest "$@"

@@ -8,8 +8,8 @@ per-row results in and get the same numbers out whichever harness ran.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class RowResult:
         }
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, object]) -> "RowResult":
+    def from_dict(cls, d: Mapping[str, object]) -> RowResult:
         return cls(
             subtest=str(d["subtest"]),
             item=str(d["item"]),

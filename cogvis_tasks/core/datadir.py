@@ -28,16 +28,12 @@ def find_local(benchmark: str, candidates: tuple[str, ...], local_path: str | os
             for name in candidates:
                 if (folder / name).is_file():
                     return folder / name
-        raise FileNotFoundError(
-            f"{benchmark}: local path {str(path)!r} holds none of {list(candidates)} (nor {benchmark}/ with them)"
-        )
+        raise FileNotFoundError(f"{benchmark}: local path {str(path)!r} holds none of {list(candidates)} (nor {benchmark}/ with them)")
     root = os.environ.get(ENV_DATA_DIR)
     if root:
         folder = Path(root).expanduser() / benchmark
         for name in candidates:
             if (folder / name).is_file():
                 return folder / name
-        raise FileNotFoundError(
-            f"{benchmark}: ${ENV_DATA_DIR}={root!r} is set but {str(folder)!r} holds none of {list(candidates)}"
-        )
+        raise FileNotFoundError(f"{benchmark}: ${ENV_DATA_DIR}={root!r} is set but {str(folder)!r} holds none of {list(candidates)}")
     return None

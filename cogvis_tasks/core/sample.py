@@ -14,8 +14,9 @@ exactly the same data.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping, Union
+from typing import Any, Union
 
 #: One prompt element: ("text", str) or ("image", index into Sample.images).
 Part = tuple[str, Union[str, int]]
@@ -61,7 +62,7 @@ class Sample:
         }
 
     @classmethod
-    def from_record(cls, record: Mapping[str, Any]) -> "Sample":
+    def from_record(cls, record: Mapping[str, Any]) -> Sample:
         images = record.get("images") or []
         return cls(
             id=str(record["id"]),

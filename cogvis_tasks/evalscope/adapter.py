@@ -11,10 +11,11 @@ item never gets credit for rows that were never answered.
 from __future__ import annotations
 
 import os
-from typing import Any, ClassVar, Dict, List, Optional, Tuple
+from typing import Any, ClassVar, Optional
 
 from evalscope.api.benchmark import VisionLanguageAdapter
-from evalscope.api.dataset import DatasetDict, Sample as EsSample, build_dataset_dict_from_record_map
+from evalscope.api.dataset import DatasetDict, build_dataset_dict_from_record_map
+from evalscope.api.dataset import Sample as EsSample
 from evalscope.api.evaluator import TaskState
 from evalscope.api.messages import ChatMessageUser, ContentImage, ContentText
 from evalscope.api.metric import AggScore, SampleScore, Score
@@ -39,8 +40,8 @@ class CogvisAdapter(VisionLanguageAdapter):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._expected: Dict[str, List[Tuple[str, str]]] = {}
-        self._rows: Dict[str, List[RowResult]] = {}
+        self._expected: dict[str, list[tuple[str, str]]] = {}
+        self._rows: dict[str, list[RowResult]] = {}
 
     # --- data -----------------------------------------------------------------
     def _local_path(self) -> Optional[str]:
@@ -48,11 +49,11 @@ class CogvisAdapter(VisionLanguageAdapter):
         source = str(self.dataset_id or "")
         return None if source in ("", self.hub_id) else os.path.expanduser(source)
 
-    def load(self) -> Tuple[DatasetDict, None]:
+    def load(self) -> tuple[DatasetDict, None]:
         bench = benchmark(self.benchmark_name)
         wanted = list(self.subset_list)
         samples = bench.samples(subtests=wanted, variant=self.variant, local_path=self._local_path())
-        record_map: Dict[str, List[Dict[str, Any]]] = {s: [] for s in wanted}
+        record_map: dict[str, list[dict[str, Any]]] = {s: [] for s in wanted}
         for sample in samples:
             record_map[sample.subtest].append(sample.to_record())
         dataset = build_dataset_dict_from_record_map(
@@ -64,14 +65,12 @@ class CogvisAdapter(VisionLanguageAdapter):
             shuffle=self.shuffle,
             seed=self.seed,
         )
-        self._expected = {
-            subset: [(s.metadata["cogvis_id"], s.metadata["item"]) for s in dataset[subset]] for subset in wanted
-        }
+        self._expected = {subset: [(s.metadata["cogvis_id"], s.metadata["item"]) for s in dataset[subset]] for subset in wanted}
         return dataset, None
 
-    def record_to_sample(self, record: Dict[str, Any]) -> EsSample:
+    def record_to_sample(self, record: dict[str, Any]) -> EsSample:
         sample = Sample.from_record(record)
-        content: List[Any] = []
+        content: list[Any] = []
         for kind, value in sample.parts():
             if kind == "image":
                 content.append(ContentImage(image=imgs.data_url(value)))  # type: ignore[arg-type]
@@ -86,9 +85,7 @@ class CogvisAdapter(VisionLanguageAdapter):
         )
 
     # --- scoring --------------------------------------------------------------
-    def match_score(
-        self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState
-    ) -> Score:
+    def match_score(self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState) -> Score:
         meta = task_state.metadata or {}
         row = benchmark(self.benchmark_name).score(meta, meta["subtest"], meta["item"], reference, original_prediction)
         return Score(
@@ -104,11 +101,11 @@ class CogvisAdapter(VisionLanguageAdapter):
             metadata={"cogvis_id": meta["cogvis_id"]},
         )
 
-    def aggregate_scores(self, sample_scores: List[SampleScore]) -> List[AggScore]:
+    def aggregate_scores(self, sample_scores: list[SampleScore]) -> list[AggScore]:
         if not sample_scores:
             return []
         subset = str(sample_scores[0].sample_metadata["subtest"])
-        got: Dict[str, RowResult] = {}
+        got: dict[str, RowResult] = {}
         for ss in sample_scores:
             value = ss.score.value or {}
             if value.get("accuracy") is None:
@@ -130,7 +127,7 @@ class CogvisAdapter(VisionLanguageAdapter):
         score = subtest_scores(rows)[subset]
         return _agg_scores(score, "mean", {})
 
-    def _on_generate_report(self, scores: Dict[str, List[AggScore]], model_name: str):  # type: ignore[override]
+    def _on_generate_report(self, scores: dict[str, list[AggScore]], model_name: str):  # type: ignore[override]
         rows = [r for subset_rows in self._rows.values() for r in subset_rows]
         if rows:
             report = benchmark(self.benchmark_name).build_report(rows)
@@ -142,7 +139,7 @@ class CogvisAdapter(VisionLanguageAdapter):
         return super()._on_generate_report(scores, model_name)
 
 
-def _agg(metric: str, aggregation: str, dims: Dict[str, str], value: float, num: int, **metadata: int) -> AggScore:
+def _agg(metric: str, aggregation: str, dims: dict[str, str], value: float, num: int, **metadata: int) -> AggScore:
     return AggScore(
         metric_name=metric,
         aggregation=aggregation,
@@ -153,7 +150,7 @@ def _agg(metric: str, aggregation: str, dims: Dict[str, str], value: float, num:
     )
 
 
-def _agg_scores(score: GroupScore, aggregation: str, dims: Dict[str, str], with_counts: bool = False) -> List[AggScore]:
+def _agg_scores(score: GroupScore, aggregation: str, dims: dict[str, str], with_counts: bool = False) -> list[AggScore]:
     """Item accuracy (counts in its metadata), the lenient accuracy, and, for the
     summary only, the counts as their own rows (a per-subset count would get a
     meaningless sample-weighted OVERALL row from evalscope)."""
@@ -167,7 +164,7 @@ def _agg_scores(score: GroupScore, aggregation: str, dims: Dict[str, str], with_
     return out
 
 
-def carried_sample(metadata: Dict[str, Any]) -> Sample:
+def carried_sample(metadata: dict[str, Any]) -> Sample:
     """The sample (without images) a baseline model finds on the user message."""
     record = dict(metadata[MESSAGE_KEY])
     record["images"] = []

@@ -11,7 +11,7 @@ own in evalscope 1.14; we only claim it when it is free).
 from __future__ import annotations
 
 import warnings
-from typing import Any, List, Optional
+from typing import Any, Optional
 
 from evalscope.api.messages import ChatMessage
 from evalscope.api.model import GenerateConfig, ModelAPI, ModelOutput
@@ -42,7 +42,7 @@ class BaselineAPI(ModelAPI):
         if self.baseline not in KINDS:
             raise ValueError(f"--eval-type custom serves the cogvis baselines; --model must be one of {KINDS}, not {model_name!r}")
 
-    def generate(self, input: List[ChatMessage], tools: Any, tool_choice: Any, config: GenerateConfig) -> ModelOutput:
+    def generate(self, input: list[ChatMessage], tools: Any, tool_choice: Any, config: GenerateConfig) -> ModelOutput:
         meta = next((m.metadata for m in input if m.role == "user" and m.metadata and MESSAGE_KEY in m.metadata), None)
         if meta is None:
             raise ValueError(f"{self.model_name}: the request carries no cogvis sample; baselines only answer cogvis benchmarks")
@@ -69,4 +69,4 @@ def register() -> None:
     if "custom" not in MODEL_APIS:
         register_model_api("custom")(BaselineAPI)
     elif MODEL_APIS["custom"] is not BaselineAPI:
-        warnings.warn("cogvis_tasks: evalscope already has a 'custom' model API; use eval_type='cogvis_oracle' from Python")
+        warnings.warn("cogvis_tasks: evalscope already has a 'custom' model API; use eval_type='cogvis_oracle' from Python", stacklevel=2)

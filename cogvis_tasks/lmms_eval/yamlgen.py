@@ -38,7 +38,8 @@ def slug(text: str) -> str:
 
 def _template(max_new_tokens: int) -> str:
     metrics = "".join(
-        f"  - metric: {name}\n    aggregation: !function {DOCS}.{name}\n    higher_is_better: {str(name in ('accuracy', 'lenient')).lower()}\n"
+        f"  - metric: {name}\n    aggregation: !function {DOCS}.{name}\n"
+        f"    higher_is_better: {str(name in ('accuracy', 'lenient')).lower()}\n"
         for name, _ in GROUP_METRICS
     )
     return (
@@ -77,9 +78,7 @@ def _task(name: str, alias: str, template: str) -> str:
 
 
 def _group(name: str, alias: str, members: list[str]) -> str:
-    agg = "".join(
-        f"  - metric: {metric}\n    aggregation: {how}\n    weight_by_size: false\n" for metric, how in GROUP_METRICS
-    )
+    agg = "".join(f"  - metric: {metric}\n    aggregation: {how}\n    weight_by_size: false\n" for metric, how in GROUP_METRICS)
     tasks = "".join(f"  - {m}\n" for m in members)
     return (
         HEADER

@@ -9,7 +9,7 @@ for (``{"answer": ...}``).
 from __future__ import annotations
 
 import os
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from ..core.aggregate import RowResult
 from ..core.rng import rng_for
@@ -17,7 +17,7 @@ from ..core.sample import Sample
 from . import data, prompt
 from .report import build_report  # noqa: F401  (part of the benchmark surface)
 from .scoring import answer_kind, score_row
-from .subtests import BY_ID, SUBTESTS
+from .subtests import BY_ID
 
 NAME = "visfactor"
 VARIANTS = prompt.VARIANTS

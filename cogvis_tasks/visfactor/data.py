@@ -14,9 +14,9 @@ import functools
 import math
 import os
 import sys
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from ..core import images as imgs
 from ..core.datadir import find_local
@@ -77,7 +77,9 @@ def _load_tsv(path: str) -> tuple[Row, ...]:
             for n, cells in enumerate(reader):
                 if len(cells) != len(header):
                     raise DataError(
-                        path, n, None,
+                        path,
+                        n,
+                        None,
                         f"has {len(cells)} fields, the header has {len(header)} (truncated or malformed file?)",
                     )
                 raw = {name: cells[col[name]] for name in COLUMNS}

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import base64
 import csv
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from .data import COLUMNS
 
@@ -30,9 +31,7 @@ def write_tsv(rows: Iterable[Mapping[str, Any]], path: str | Path) -> Path:
         writer = csv.writer(fh, delimiter="\t", lineterminator="\n")
         writer.writerow(COLUMNS)
         for row in rows:
-            writer.writerow(
-                [_tsv_image_cell(list(row["image"])) if c == "image" else ("" if row[c] is None else row[c]) for c in COLUMNS]
-            )
+            writer.writerow([_tsv_image_cell(list(row["image"])) if c == "image" else ("" if row[c] is None else row[c]) for c in COLUMNS])
     return path
 
 

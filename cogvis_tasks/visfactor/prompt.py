@@ -21,9 +21,7 @@ _IMAGE = re.compile(r"<IMAGE_(\d+)>")
 
 #: The official CoT condition rewrites this literal of the direct prompt.
 DIRECT_OUTPUT = "Output: Respond"
-COT_OUTPUT = (
-    "Output: Solve the problem step-by-step. First, reason through the problem clearly. At the end, respond"
-)
+COT_OUTPUT = "Output: Solve the problem step-by-step. First, reason through the problem clearly. At the end, respond"
 
 VARIANTS = ("direct", "cot")
 
@@ -37,7 +35,9 @@ def resolve_template(question: str, additional: str, where: tuple[str, object]) 
         n = int(match.group(1))
         if n >= len(parts):
             raise DataError(
-                where[0], where[1], "additional",
+                where[0],
+                where[1],
+                "additional",
                 f"question uses <ADDITIONAL_{n}> but 'additional' has {len(parts)} part(s)",
             )
         return parts[n]
@@ -76,7 +76,9 @@ def interleave(text: str, n_images: int, where: tuple[str, object]) -> tuple[Par
     missing = sorted(set(range(n_images)) - seen)
     if missing:
         raise DataError(
-            where[0], where[1], "question",
+            where[0],
+            where[1],
+            "question",
             f"the row has {n_images} image(s) but the question never shows image(s) {missing}",
         )
     return tuple(parts)

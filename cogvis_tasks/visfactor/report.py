@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from ..core.aggregate import GroupScore, RowResult, grouped, macro, subtest_scores
 from .subtests import BY_ID

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import io
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -58,29 +59,43 @@ def _row(cid: str, index: int, eval_index: int, images: list[bytes], question: s
 def _item_rows(cid: str, eval_index: int, rng: random.Random, n_rows: int) -> Iterator[tuple[list[bytes], str, str, str]]:
     """(images, question, answer, additional) for each row of one item."""
     if cid in ("CS1", "CS2", "CS3"):
-        yield [image_bytes(rng)], 'Task: Name the object in the picture.<IMAGE_0><br>Output: Respond with {"answer": "<word>"}.', rng.choice(_WORDS), ""
+        yield (
+            [image_bytes(rng)],
+            'Task: Name the object in the picture.<IMAGE_0><br>Output: Respond with {"answer": "<word>"}.',
+            rng.choice(_WORDS),
+            "",
+        )
         return
     if cid == "CF3":
         yield (
             [image_bytes(rng), image_bytes(rng)],
-            'Task: Copy the figure <IMAGE_0> onto the grid <IMAGE_1>.<br>Output: Respond with {"answer": "(row, column)"} of the end point.',
+            "Task: Copy the figure <IMAGE_0> onto the grid <IMAGE_1>.<br>"
+            'Output: Respond with {"answer": "(row, column)"} of the end point.',
             f"({rng.randint(1, 5)}, {rng.randint(1, 5)})",
             "",
         )
         return
     if cid == "MA1":
-        yield [image_bytes(rng)], 'Task: Which number belonged to the picture <IMAGE_0>?<br>Output: Respond with {"answer": <number>}.', str(rng.randint(10, 99)), ""
+        yield (
+            [image_bytes(rng)],
+            'Task: Which number belonged to the picture <IMAGE_0>?<br>Output: Respond with {"answer": <number>}.',
+            str(rng.randint(10, 99)),
+            "",
+        )
         return
     if cid == "SS3":
         for _ in range(n_rows):
-            yield [image_bytes(rng)], 'Task: Which building does the shortest route pass?<IMAGE_0><br>Output: Respond with {"answer": <number>}.', str(rng.randint(1, 10)), ""
+            yield (
+                [image_bytes(rng)],
+                'Task: Which building does the shortest route pass?<IMAGE_0><br>Output: Respond with {"answer": <number>}.',
+                str(rng.randint(1, 10)),
+                "",
+            )
         return
     if cid == "I3":
         # Group examples come through <ADDITIONAL_n> parts that hold image tags; the
         # last figure is <IMAGE_11>, so two-digit tags are always exercised.
-        groups = ";".join(
-            f"Group {g + 1}:<br>" + " ".join(f"<IMAGE_{g * 3 + j}>" for j in range(3)) for g in range(2)
-        )
+        groups = ";".join(f"Group {g + 1}:<br>" + " ".join(f"<IMAGE_{g * 3 + j}>" for j in range(3)) for g in range(2))
         for r in range(n_rows):
             images = [image_bytes(rng, 96) for _ in range(6)] + [image_bytes(rng, 96) for _ in range(6)]
             question = (
@@ -94,7 +109,8 @@ def _item_rows(cid: str, eval_index: int, rng: random.Random, n_rows: int) -> It
     if cid == "VZ3":
         yield (
             [image_bytes(rng), image_bytes(rng)],
-            'Task: Fold the net <IMAGE_0> into the solid <IMAGE_1>. Which edge of the solid is edge <ADDITIONAL_0>?<br>Output: Respond with {"answer": "<letter>"}.',
+            "Task: Fold the net <IMAGE_0> into the solid <IMAGE_1>. Which edge of the solid is edge <ADDITIONAL_0>?<br>"
+            'Output: Respond with {"answer": "<letter>"}.',
             rng.choice("ABCDEFG"),
             str(rng.randint(1, 9)),
         )
@@ -107,7 +123,12 @@ def _item_rows(cid: str, eval_index: int, rng: random.Random, n_rows: int) -> It
             )
         return
     for _ in range(n_rows):  # boolean subtests: one yes/no row per option or comparison
-        yield [image_bytes(rng), image_bytes(rng)], "Task: Does the figure <IMAGE_0> appear in the pattern <IMAGE_1>?<br>" + _BOOL_OUT, rng.choice("TF"), ""
+        yield (
+            [image_bytes(rng), image_bytes(rng)],
+            "Task: Does the figure <IMAGE_0> appear in the pattern <IMAGE_1>?<br>" + _BOOL_OUT,
+            rng.choice("TF"),
+            "",
+        )
 
 
 def synthetic_rows(items_per_subtest: int | None = None, seed: int = 0, subtests: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
