@@ -8,8 +8,8 @@ per-row results in and get the same numbers out whichever harness ran.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -20,6 +20,8 @@ class RowResult:
     lenient_correct: bool
     parsed: bool
     failed: bool
+    prediction: str = ""  # the normalised answer that was scored
+    tags: Mapping[str, str] = field(default_factory=dict)  # per-row grouping keys, e.g. difficulty
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -29,10 +31,13 @@ class RowResult:
             "lenient_correct": self.lenient_correct,
             "parsed": self.parsed,
             "failed": self.failed,
+            "prediction": self.prediction,
+            "tags": dict(self.tags),
         }
 
     @classmethod
     def from_dict(cls, d: Mapping[str, object]) -> RowResult:
+        tags = d.get("tags") or {}
         return cls(
             subtest=str(d["subtest"]),
             item=str(d["item"]),
@@ -40,6 +45,8 @@ class RowResult:
             lenient_correct=bool(d["lenient_correct"]),
             parsed=bool(d["parsed"]),
             failed=bool(d["failed"]),
+            prediction=str(d.get("prediction", "")),
+            tags={str(k): str(v) for k, v in tags.items()},  # type: ignore[union-attr]
         )
 
 
@@ -60,9 +67,16 @@ class GroupScore:
 
 def subtest_scores(rows: Iterable[RowResult]) -> dict[str, GroupScore]:
     """Per-subtest item accuracy (AND over an item's rows) and counts."""
+    return scores_by(rows, lambda r: r.subtest)
+
+
+def scores_by(rows: Iterable[RowResult], key: Callable[[RowResult], str | None]) -> dict[str, GroupScore]:
+    """Item accuracy and counts per key (rows whose key is None are left out)."""
     items: dict[str, dict[str, list[RowResult]]] = defaultdict(lambda: defaultdict(list))
     for r in rows:
-        items[r.subtest][r.item].append(r)
+        k = key(r)
+        if k is not None:
+            items[k][r.item].append(r)
     out = {}
     for subtest, by_item in items.items():
         all_rows = [r for rs in by_item.values() for r in rs]
@@ -93,9 +107,11 @@ def macro(scores: Sequence[GroupScore]) -> GroupScore:
     )
 
 
-def grouped(per_subtest: Mapping[str, GroupScore], key: Mapping[str, str]) -> dict[str, GroupScore]:
-    """Macro scores of subtest sets, e.g. factors or domains (key: subtest -> group)."""
+def grouped(per_subtest: Mapping[str, GroupScore], key: Mapping[str, str | Sequence[str]]) -> dict[str, GroupScore]:
+    """Macro scores of subtest sets, e.g. factors or domains (key: subtest -> group or groups)."""
     members: dict[str, list[GroupScore]] = defaultdict(list)
     for subtest, score in per_subtest.items():
-        members[key[subtest]].append(score)
+        groups = key[subtest]
+        for group in [groups] if isinstance(groups, str) else groups:
+            members[group].append(score)
     return {name: macro(scores) for name, scores in members.items()}

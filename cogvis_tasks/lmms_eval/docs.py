@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+import statistics
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import datasets
@@ -19,10 +20,13 @@ import pyarrow as pa
 from PIL import Image
 
 from ..core import images as imgs
-from ..core.aggregate import RowResult, subtest_scores
+from ..core.aggregate import GroupScore, RowResult, scores_by, subtest_scores
 from ..core.errors import DataError
 from ..core.sample import Sample, record_metadata
+from ..minds_eye.report import distractor_analysis
+from ..minds_eye.tasks import MT_DISTRACTOR_TYPES
 from ..registry import benchmark
+from .metrics import task_metrics
 
 FEATURES = datasets.Features(
     {
@@ -87,44 +91,100 @@ def doc_to_text(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, 
     return f"{kwargs.get('pre_prompt', '')}{text}{kwargs.get('post_prompt', '')}"
 
 
-METRICS = ("accuracy", "lenient", "items", "unparsed_rows", "failed_requests")
-
-
 def process_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """Score one row; every metric receives the same row result to aggregate."""
-    response = str(results[0]) if results else ""
-    row = benchmark(doc["benchmark"]).score(record_metadata(doc), doc["subtest"], doc["item"], doc["answer"], response)
-    payload = row.to_dict()
-    return {metric: payload for metric in METRICS}
+    """Score one doc; every metric of the task receives the same payload to aggregate.
+
+    With lmms-eval's ``--repeats N`` a doc has N responses: each is scored, and
+    the aggregations report the mean over repeats (plus ``accuracy_std``).
+    """
+    bench = benchmark(doc["benchmark"])
+    meta = record_metadata(doc)
+    responses = [str(r) for r in results] or [""]
+    payload = {"repeats": [bench.score(meta, doc["subtest"], doc["item"], doc["answer"], r).to_dict() for r in responses]}
+    return {metric: payload for metric in task_metrics(doc["benchmark"], doc["subtest"])}
 
 
-def _subtest(rows: Sequence[Mapping[str, Any]]):
-    scores = subtest_scores(RowResult.from_dict(r) for r in rows)
+def _per_repeat(payloads: Sequence[Mapping[str, Any]]) -> list[list[RowResult]]:
+    n = min(len(p["repeats"]) for p in payloads)
+    return [[RowResult.from_dict(p["repeats"][k]) for p in payloads] for k in range(n)]
+
+
+def _subtest(rows: Sequence[RowResult]) -> GroupScore:
+    scores = subtest_scores(rows)
     if len(scores) != 1:
         raise ValueError(f"a task must hold one subtest, got {sorted(scores)}")
     return next(iter(scores.values()))
 
 
-def accuracy(rows: Sequence[Mapping[str, Any]]) -> float:
-    """Item accuracy of the task's subtest (official verdicts)."""
-    return _subtest(rows).accuracy
+def _mean_over_repeats(payloads: Sequence[Mapping[str, Any]], value: Callable[[list[RowResult]], float | None]) -> float:
+    values = [v for v in (value(rows) for rows in _per_repeat(payloads)) if v is not None]
+    return sum(values) / len(values) if values else float("nan")
 
 
-def lenient(rows: Sequence[Mapping[str, Any]]) -> float:
+def accuracy(payloads: Sequence[Mapping[str, Any]]) -> float:
+    """Item accuracy of the task's subtest (official verdicts), mean over repeats."""
+    return _mean_over_repeats(payloads, lambda rows: _subtest(rows).accuracy)
+
+
+def repeat_std(payloads: Sequence[Mapping[str, Any]]) -> float:
+    """Standard deviation of the accuracy across repeats (0 with one repeat)."""
+    values = [_subtest(rows).accuracy for rows in _per_repeat(payloads)]
+    return statistics.stdev(values) if len(values) > 1 else 0.0
+
+
+def lenient(payloads: Sequence[Mapping[str, Any]]) -> float:
     """Item accuracy under the lenient reader (an additional metric)."""
-    return _subtest(rows).lenient
+    return _mean_over_repeats(payloads, lambda rows: _subtest(rows).lenient)
 
 
-def items(rows: Sequence[Mapping[str, Any]]) -> int:
-    return _subtest(rows).items
+def items(payloads: Sequence[Mapping[str, Any]]) -> int:
+    return _subtest(_per_repeat(payloads)[0]).items
 
 
-def unparsed_rows(rows: Sequence[Mapping[str, Any]]) -> int:
-    return _subtest(rows).unparsed_rows
+def unparsed_rows(payloads: Sequence[Mapping[str, Any]]) -> int:
+    return sum(_subtest(rows).unparsed_rows for rows in _per_repeat(payloads))
 
 
-def failed_requests(rows: Sequence[Mapping[str, Any]]) -> int:
-    return _subtest(rows).failed_requests
+def failed_requests(payloads: Sequence[Mapping[str, Any]]) -> int:
+    return sum(_subtest(rows).failed_requests for rows in _per_repeat(payloads))
+
+
+def none_answers(payloads: Sequence[Mapping[str, Any]]) -> int:
+    """Answers stating that no option fits (Mind's Eye), all repeats."""
+    return sum(r.prediction == "none" for rows in _per_repeat(payloads) for r in rows)
+
+
+def _level(level: str) -> Callable[[Sequence[Mapping[str, Any]]], float]:
+    def by_level(payloads: Sequence[Mapping[str, Any]]) -> float:
+        def value(rows: list[RowResult]) -> float | None:
+            scores = scores_by(rows, lambda r: "x" if r.tags.get("difficulty") == level else None)
+            return scores["x"].accuracy if scores else None
+
+        return _mean_over_repeats(payloads, value)
+
+    by_level.__doc__ = f"Accuracy on items of difficulty {level!r}."
+    return by_level
+
+
+acc_easy, acc_hard, acc_complex = _level("easy"), _level("hard"), _level("complex")
+
+
+def distractor_p(payloads: Sequence[Mapping[str, Any]]) -> float:
+    """Chi-square p-value of the wrong options chosen against uniform choice (all repeats pooled)."""
+    analysis = distractor_analysis(r for rows in _per_repeat(payloads) for r in rows)
+    return analysis.p_value if analysis else float("nan")
+
+
+def _share(kind: str) -> Callable[[Sequence[Mapping[str, Any]]], float]:
+    def share(payloads: Sequence[Mapping[str, Any]]) -> float:
+        analysis = distractor_analysis(r for rows in _per_repeat(payloads) for r in rows)
+        return analysis.shares().get(kind, 0.0) if analysis else float("nan")
+
+    share.__doc__ = f"Share of wrong letter answers that chose the {kind!r} distractor."
+    return share
+
+
+share_mirror, share_mirror2, share_similar, share_rotate2 = (_share(t) for t in MT_DISTRACTOR_TYPES)
 
 
 def total(metrics: Sequence[float], sizes: Sequence[int], weight_by_size: bool = False) -> float:

@@ -1,0 +1,52 @@
+"""Which metrics each lmms-eval task reports, and which aggregation computes each.
+
+lmms-eval groups see only their subtasks' metric values, so anything a group
+must average over a subset of its tasks (Mind's Eye ART dimensions) is a metric
+that only the member tasks report. The YAML generator writes these lists and
+``process_results`` emits exactly these keys: both read them from here.
+"""
+
+from __future__ import annotations
+
+from ..minds_eye.tasks import BY_ID as MINDS_EYE_TASKS
+from ..minds_eye.tasks import MT_DISTRACTOR_TYPES
+
+COMMON = ("accuracy", "items", "unparsed_rows", "failed_requests")
+#: Metrics a group sums instead of averaging.
+COUNTS = ("items", "unparsed_rows", "failed_requests", "none_answers")
+
+
+def task_metrics(benchmark: str, subtest: str) -> dict[str, str]:
+    """Metric name -> name of the aggregation function in ``cogvis_tasks.lmms_eval.docs``."""
+    if benchmark == "visfactor":
+        names = {"accuracy": "accuracy", "lenient": "lenient"}
+        names.update({m: m for m in COMMON})
+        return names
+    if benchmark == "minds_eye":
+        task = MINDS_EYE_TASKS[subtest]
+        names = {m: m for m in COMMON}
+        names["none_answers"] = "none_answers"
+        names["repeat_std"] = "repeat_std"
+        names.update({d.lower(): "accuracy" for d in task.dimensions})
+        names.update({f"acc_{level}": f"acc_{level}" for level in task.difficulty_levels})
+        if task.id == "MT":
+            names["distractor_p"] = "distractor_p"
+            names.update({f"share_{t}": f"share_{t}" for t in MT_DISTRACTOR_TYPES})
+        return names
+    raise ValueError(f"no lmms-eval metrics defined for benchmark {benchmark!r}")
+
+
+def group_metrics(benchmark: str) -> dict[str, str]:
+    """Metric name -> 'mean' (unweighted over the tasks reporting it) or 'total'."""
+    if benchmark == "visfactor":
+        averaged = ("accuracy", "lenient")
+        counted = ("items", "unparsed_rows", "failed_requests")
+    else:
+        averaged = ("accuracy", "abstraction", "relation", "transformation")
+        counted = COUNTS
+    return {**{m: "mean" for m in averaged}, **{m: "total" for m in counted}}
+
+
+HIGHER_IS_BETTER = frozenset({"accuracy", "lenient", "abstraction", "relation", "transformation"}) | {
+    f"acc_{lvl}" for t in MINDS_EYE_TASKS.values() for lvl in t.difficulty_levels
+}

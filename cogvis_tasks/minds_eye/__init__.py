@@ -1,0 +1,1 @@
+"""Mind's Eye: released data, prompt conditions, letter extraction, scoring and reports."""

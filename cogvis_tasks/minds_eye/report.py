@@ -1,0 +1,92 @@
+"""Mind's Eye scores: per task, per ART dimension, overall, per difficulty, and the
+distractor analysis (which wrong option types are chosen, against uniform choice)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..core.aggregate import GroupScore, RowResult, grouped, macro, scores_by, subtest_scores
+from ..core.stats import chi_square
+from .extract import NONE
+from .tasks import BY_ID
+
+
+@dataclass(frozen=True)
+class DistractorAnalysis:
+    """Wrong letter answers by the option type chosen, against uniform choice among the item's wrong options."""
+
+    wrong_answers: int
+    observed: dict[str, int]
+    expected: dict[str, float]
+    chi2: float
+    df: int
+    p_value: float
+
+    def shares(self) -> dict[str, float]:
+        return {t: (n / self.wrong_answers if self.wrong_answers else 0.0) for t, n in self.observed.items()}
+
+    def to_dict(self) -> dict[str, object]:
+        return {**self.__dict__, "shares": self.shares()}
+
+
+@dataclass(frozen=True)
+class MindsEyeReport:
+    tasks: dict[str, GroupScore]
+    dimensions_: dict[str, GroupScore]
+    overall: GroupScore  # macro over tasks
+    difficulty: dict[str, GroupScore]  # "<task>/<level>"
+    none_answers: dict[str, int]
+    distractors: dict[str, DistractorAnalysis]
+
+    def dimensions(self) -> dict[str, dict[str, GroupScore]]:
+        return {"dimension": self.dimensions_, "difficulty": self.difficulty}
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "overall": self.overall.to_dict(),
+            "dimensions": {k: v.to_dict() for k, v in self.dimensions_.items()},
+            "tasks": {k: v.to_dict() for k, v in self.tasks.items()},
+            "difficulty": {k: v.to_dict() for k, v in self.difficulty.items()},
+            "none_answers": dict(self.none_answers),
+            "distractors": {k: v.to_dict() for k, v in self.distractors.items()},
+        }
+
+
+def distractor_analysis(rows: Iterable[RowResult]) -> DistractorAnalysis | None:
+    observed: Counter[str] = Counter()
+    expected: Counter[str] = Counter()
+    wrong = 0
+    for r in rows:
+        chosen = r.tags.get("chosen_type")
+        if not chosen:
+            continue
+        wrong += 1
+        observed[chosen] += 1
+        options = [t for t in r.tags.get("wrong_types", "").split(",") if t]
+        for t in options:
+            expected[t] += 1.0 / len(options)
+    if not wrong:
+        return None
+    types = sorted(set(observed) | set(expected))
+    stat, df, p = chi_square([observed[t] for t in types], [expected[t] for t in types])
+    return DistractorAnalysis(wrong, {t: observed[t] for t in types}, {t: expected[t] for t in types}, stat, df, p)
+
+
+def build_report(rows: Iterable[RowResult]) -> MindsEyeReport:
+    rows = list(rows)
+    per_task = dict(sorted(subtest_scores(rows).items(), key=lambda kv: list(BY_ID).index(kv[0])))
+    distractors = {}
+    for task in per_task:
+        analysis = distractor_analysis(r for r in rows if r.subtest == task)
+        if analysis is not None:
+            distractors[task] = analysis
+    return MindsEyeReport(
+        tasks=per_task,
+        dimensions_=grouped(per_task, {t: BY_ID[t].dimensions for t in per_task}),
+        overall=macro(list(per_task.values())),
+        difficulty=dict(sorted(scores_by(rows, lambda r: f"{r.subtest}/{r.tags['difficulty']}" if "difficulty" in r.tags else None).items())),
+        none_answers={t: sum(1 for r in rows if r.subtest == t and r.prediction == NONE) for t in per_task},
+        distractors=distractors,
+    )

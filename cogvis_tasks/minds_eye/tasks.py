@@ -1,0 +1,54 @@
+"""The eight Mind's Eye tasks and their ART dimensions (the paper's Q-matrix).
+
+The single source of the task list: the loader maps release folders and answer
+fields from it, reports map tasks to dimensions, and the harness task lists are
+generated from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ABSTRACTION, RELATION, TRANSFORMATION = "Abstraction", "Relation", "Transformation"
+DIMENSIONS = (ABSTRACTION, RELATION, TRANSFORMATION)
+
+
+@dataclass(frozen=True)
+class Task:
+    id: str
+    name: str
+    folder: str  # release folder (spelling as released)
+    options: int
+    answer_field: str
+    dimensions: tuple[str, ...]
+    human_accuracy: float
+    meta_frame: str  # the task named for the meta-task framing condition
+    difficulty_levels: tuple[str, ...] = ()  # values of the released ``difficulty`` field
+
+    @property
+    def letters(self) -> str:
+        return "ABCDEF"[: self.options]
+
+
+TASKS: tuple[Task, ...] = (
+    Task("VRA", "Visual Relation Abstraction", "abstract", 6, "answer", (ABSTRACTION,), 0.680, "visual relation abstraction"),
+    Task("HPE", "Hierarchical Pattern Equivalence", "hierarchial_isomorph", 4, "answer", (ABSTRACTION, RELATION), 0.880,
+         "hierarchical pattern equivalence"),
+    Task("DSC", "Dynamic Structural Correspondence", "dynamic_isomorph", 4, "fifth_label", (RELATION, TRANSFORMATION), 0.812,
+         "dynamic structural correspondence"),
+    Task("VCS", "Visual Conceptual Slippage", "slippage", 6, "violation", (ABSTRACTION, RELATION), 0.870, "visual conceptual slippage"),
+    Task("SS", "Symmetric Structures", "symmetric_isomorph", 4, "asymmetric_label", (RELATION, TRANSFORMATION), 0.780,
+         "symmetric structures"),
+    Task("MT", "Mental Transformation", "mental_rotation", 4, "answer", (TRANSFORMATION,), 0.810, "mental transformation",
+         ("easy", "complex")),
+    Task("PF", "Paper Folding", "paper_folding", 4, "correct_option", (TRANSFORMATION,), 0.801, "paper folding"),
+    Task("MC", "Mental Composition", "mental_composition", 4, "answer", (TRANSFORMATION,), 0.820, "mental composition",
+         ("easy", "hard")),
+)
+
+BY_ID: dict[str, Task] = {t.id: t for t in TASKS}
+HUMAN_ACCURACY = 0.80  # about 80% overall (paper)
+
+#: Distractor types of the MT options (``candidate_order``); "rotate" is the correct option.
+MT_CORRECT_TYPE = "rotate"
+MT_DISTRACTOR_TYPES = ("mirror", "mirror2", "similar", "rotate2")
