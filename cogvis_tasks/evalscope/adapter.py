@@ -11,6 +11,7 @@ item never gets credit for rows that were never answered.
 from __future__ import annotations
 
 import os
+import statistics
 from typing import Any, ClassVar, Optional
 
 from evalscope.api.benchmark import VisionLanguageAdapter
@@ -41,7 +42,7 @@ class CogvisAdapter(VisionLanguageAdapter):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._expected: dict[str, list[tuple[str, str]]] = {}
-        self._rows: dict[str, list[RowResult]] = {}
+        self._rows: dict[str, list[list[RowResult]]] = {}  # subset -> rows of each repeat
 
     # --- data -----------------------------------------------------------------
     def _local_path(self) -> Optional[str]:
@@ -89,54 +90,75 @@ class CogvisAdapter(VisionLanguageAdapter):
         meta = task_state.metadata or {}
         row = benchmark(self.benchmark_name).score(meta, meta["subtest"], meta["item"], reference, original_prediction)
         return Score(
-            value={
-                "accuracy": float(row.correct),
-                "lenient_accuracy": float(row.lenient_correct),
-                "parsed": float(row.parsed),
-                "failed": float(row.failed),
-            },
+            value={"accuracy": float(row.correct)},
             main_score_name="accuracy",
             prediction=original_prediction,
-            extracted_prediction=None,
-            metadata={"cogvis_id": meta["cogvis_id"]},
+            extracted_prediction=row.prediction or None,
+            metadata={"cogvis_id": meta["cogvis_id"], "row": row.to_dict()},
         )
 
     def aggregate_scores(self, sample_scores: list[SampleScore]) -> list[AggScore]:
         if not sample_scores:
             return []
         subset = str(sample_scores[0].sample_metadata["subtest"])
-        got: dict[str, RowResult] = {}
+        repeats = max(1, int(self.repeats or 1))
+        got: dict[tuple[str, int], RowResult] = {}
         for ss in sample_scores:
             value = ss.score.value or {}
             if value.get("accuracy") is None:
                 continue  # excluded by evalscope: treated as a failed row below
-            meta = ss.sample_metadata
-            got[meta["cogvis_id"]] = RowResult(
-                subtest=subset,
-                item=str(meta["item"]),
-                correct=bool(value["accuracy"]),
-                lenient_correct=bool(value.get("lenient_accuracy", 0.0)),
-                parsed=bool(value.get("parsed", 0.0)),
-                failed=bool(value.get("failed", 0.0)),
-            )
-        rows = [
-            got.get(sid) or RowResult(subset, item, correct=False, lenient_correct=False, parsed=False, failed=True)
-            for sid, item in self._expected.get(subset, [(k, r.item) for k, r in got.items()])
+            repeat = int(ss.sample_id) % repeats if isinstance(ss.sample_id, int) else 0
+            got[(ss.sample_metadata["cogvis_id"], repeat)] = RowResult.from_dict(ss.score.metadata["row"])
+        expected = self._expected.get(subset) or sorted({(sid, r.item) for (sid, _), r in got.items()})
+        per_repeat = [
+            [
+                got.get((sid, k)) or RowResult(subset, item, correct=False, lenient_correct=False, parsed=False, failed=True)
+                for sid, item in expected
+            ]
+            for k in range(repeats)
         ]
-        self._rows[subset] = rows
-        score = subtest_scores(rows)[subset]
-        return _agg_scores(score, "mean", {})
+        self._rows[subset] = per_repeat
+        scores = [subtest_scores(rows)[subset] for rows in per_repeat]
+        out = _agg_scores(_mean_score(scores), "mean", {}, lenient=self._lenient)
+        if repeats > 1:
+            values = [s.accuracy for s in scores]
+            out.append(_agg("accuracy_std", "std", {}, statistics.stdev(values), scores[0].items))
+        return out
+
+    @property
+    def _lenient(self) -> bool:
+        return bool(getattr(benchmark(self.benchmark_name), "LENIENT", False))
 
     def _on_generate_report(self, scores: dict[str, list[AggScore]], model_name: str):  # type: ignore[override]
-        rows = [r for subset_rows in self._rows.values() for r in subset_rows]
-        if rows:
-            report = benchmark(self.benchmark_name).build_report(rows)
-            summary = _agg_scores(report.overall, "macro_mean", {"scope": "subtests"}, with_counts=True)
-            for dimension, groups in report.dimensions().items():
-                for name, score in groups.items():
-                    summary.append(_agg("accuracy", "macro_mean", {dimension: name}, score.accuracy, score.items))
+        if self._rows:
+            bench = benchmark(self.benchmark_name)
+            repeats = max(len(v) for v in self._rows.values())
+            reports = [bench.build_report(r for rows in self._rows.values() for r in rows[min(k, len(rows) - 1)]) for k in range(repeats)]
+            summary = _agg_scores(_mean_score([r.overall for r in reports]), "macro_mean", {"scope": "subtests"}, True, self._lenient)
+            if repeats > 1:
+                values = [r.overall.accuracy for r in reports]
+                summary.append(_agg("accuracy_std", "std", {"scope": "subtests"}, statistics.stdev(values), reports[0].overall.items))
+            for dimension, groups in reports[0].dimensions().items():
+                for name in groups:
+                    values = [r.dimensions()[dimension][name] for r in reports]
+                    summary.append(_agg("accuracy", "macro_mean", {dimension: name}, _mean_score(values).accuracy, values[0].items))
+            for metric, dims, value, num in reports[0].extras() if repeats == 1 else []:
+                summary.append(_agg(metric, "sum" if metric.endswith("_answers") else "mean", dims, value, num))
             scores = {**scores, SUMMARY_SUBSET: summary}
         return super()._on_generate_report(scores, model_name)
+
+
+def _mean_score(scores: list[GroupScore]) -> GroupScore:
+    """Mean accuracy over repeats; counts are summed over repeats (items counted once)."""
+    n = len(scores)
+    return GroupScore(
+        accuracy=sum(s.accuracy for s in scores) / n,
+        lenient=sum(s.lenient for s in scores) / n,
+        items=scores[0].items,
+        rows=scores[0].rows,
+        unparsed_rows=sum(s.unparsed_rows for s in scores),
+        failed_requests=sum(s.failed_requests for s in scores),
+    )
 
 
 def _agg(metric: str, aggregation: str, dims: dict[str, str], value: float, num: int, **metadata: int) -> AggScore:
@@ -150,15 +172,16 @@ def _agg(metric: str, aggregation: str, dims: dict[str, str], value: float, num:
     )
 
 
-def _agg_scores(score: GroupScore, aggregation: str, dims: dict[str, str], with_counts: bool = False) -> list[AggScore]:
+def _agg_scores(
+    score: GroupScore, aggregation: str, dims: dict[str, str], with_counts: bool = False, lenient: bool = True
+) -> list[AggScore]:
     """Item accuracy (counts in its metadata), the lenient accuracy, and, for the
     summary only, the counts as their own rows (a per-subset count would get a
     meaningless sample-weighted OVERALL row from evalscope)."""
     counts = {"items": score.items, "rows": score.rows, "unparsed_rows": score.unparsed_rows, "failed_requests": score.failed_requests}
-    out = [
-        _agg("accuracy", aggregation, dims, score.accuracy, score.items, **counts),
-        _agg("lenient_accuracy", aggregation, dims, score.lenient, score.items),
-    ]
+    out = [_agg("accuracy", aggregation, dims, score.accuracy, score.items, **counts)]
+    if lenient:
+        out.append(_agg("lenient_accuracy", aggregation, dims, score.lenient, score.items))
     if with_counts:
         out += [_agg(name, "sum", dims, counts[name], score.items) for name in ("unparsed_rows", "failed_requests")]
     return out

@@ -10,6 +10,8 @@ from evalscope.api.metric.semantics import MetricSelector
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
+from ..minds_eye.prompt import VARIANTS as MINDS_EYE_VARIANTS
+from ..minds_eye.tasks import TASKS as MINDS_EYE_TASKS
 from ..visfactor.data import HF_DATASET_ID
 from ..visfactor.subtests import SUBTESTS
 from .adapter import CogvisAdapter
@@ -56,6 +58,38 @@ def _visfactor_fields(cot: bool) -> dict[str, Any]:
     )
 
 
+MINDS_EYE_DESCRIPTION = """
+Mind's Eye (cogvis-tasks): 8 multiple-choice tasks under the Abstraction-Relation-Transformation taxonomy,
+from the released layout (`local_path` in --dataset-args, else `$COGVIS_DATA_DIR/minds_eye/`). One subset per
+task. A deterministic reader extracts the chosen letter (last explicit answer statement wins; "none of the
+options" is its own outcome). Primary score: unweighted mean over tasks; beside it the ART dimensions
+(Q-matrix), accuracy per difficulty (MT, MC), 'none' answers, and for MT the distractor types chosen when
+wrong with a chi-square test against uniform choice. Use --repeats 3 for the paper's mean and std.
+"""
+
+
+class MindsEyeAdapter(CogvisAdapter):
+    benchmark_name = "minds_eye"
+    hub_id = "minds_eye"  # no hub copy: local_path or $COGVIS_DATA_DIR
+
+
+def _minds_eye_meta(variant: str) -> BenchmarkMeta:
+    name = "minds_eye" if variant == "cot" else f"minds_eye_{variant}"
+    subsets = [t.id for t in MINDS_EYE_TASKS]
+    return BenchmarkMeta(
+        name=name,
+        dataset_id="minds_eye",
+        subset_list=subsets,
+        default_subset=subsets[0],
+        pretty_name="Mind's Eye (cogvis-tasks)" + ("" if variant == "cot" else f", {variant} prompts"),
+        description=MINDS_EYE_DESCRIPTION + f"\nPrompt condition: {variant}.\n",
+        metric_list=["accuracy"],
+        primary_metric=PRIMARY,
+        eval_split="test",
+        tags=[Tags.MULTI_MODAL, Tags.REASONING],
+    )
+
+
 def register_benchmarks(registry: Any, replace: Callable[..., Any]) -> None:
     # The shipped name is reserved by evalscope's index: load its entry first, then swap the meta.
     shipped = registry["visfactor"]
@@ -63,3 +97,8 @@ def register_benchmarks(registry: Any, replace: Callable[..., Any]) -> None:
         registry["visfactor"] = replace(shipped, data_adapter=VisFactorAdapter, **_visfactor_fields(cot=False))
     if "visfactor_cot" not in registry:
         register_benchmark(BenchmarkMeta(name="visfactor_cot", **_visfactor_fields(cot=True)))(VisFactorCotAdapter)
+    for variant in MINDS_EYE_VARIANTS:
+        meta = _minds_eye_meta(variant)
+        if meta.name not in registry:
+            adapter = type(f"MindsEye{variant.title()}Adapter", (MindsEyeAdapter,), {"variant": variant})
+            register_benchmark(meta)(adapter)

@@ -14,6 +14,7 @@ from .report import build_report  # noqa: F401  (part of the benchmark surface)
 from .tasks import BY_ID, MT_CORRECT_TYPE, TASKS
 
 NAME = "minds_eye"
+LENIENT = False  # one reader: the rule-based letter extractor
 VARIANTS = prompt.VARIANTS
 FAILED_MARKERS = ("[LMMS_EVAL_REQUEST_FAILED",)
 

@@ -43,6 +43,17 @@ class MindsEyeReport:
     def dimensions(self) -> dict[str, dict[str, GroupScore]]:
         return {"dimension": self.dimensions_, "difficulty": self.difficulty}
 
+    def extras(self) -> list[tuple[str, dict[str, str], float, int]]:
+        """Summary rows beside the accuracies: 'none' answers and the distractor analysis."""
+        rows: list[tuple[str, dict[str, str], float, int]] = [
+            ("none_answers", {"scope": "tasks"}, float(sum(self.none_answers.values())), self.overall.items)
+        ]
+        for task, analysis in self.distractors.items():
+            rows.append(("distractor_p", {"task": task}, analysis.p_value, analysis.wrong_answers))
+            for kind, share in analysis.shares().items():
+                rows.append(("distractor_share", {"task": task, "type": kind}, share, analysis.wrong_answers))
+        return rows
+
     def to_dict(self) -> dict[str, object]:
         return {
             "overall": self.overall.to_dict(),

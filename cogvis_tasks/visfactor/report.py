@@ -20,6 +20,10 @@ class VisFactorReport:
         """Macro scores by grouping dimension (what reports show beside the subtests)."""
         return {"factor": self.factors, "domain": self.domains}
 
+    def extras(self) -> list[tuple[str, dict[str, str], float, int]]:
+        """Further summary rows (metric, dimensions, value, count); VisFactor has none."""
+        return []
+
     def to_dict(self) -> dict[str, object]:
         return {
             "overall": self.overall.to_dict(),
