@@ -136,3 +136,11 @@ def scripted_cot_responder(samples: list[Sample], fail_subtest: str, unparseable
         return "Reasoning first. " + oracle(body)
 
     return responder
+
+
+@pytest.fixture(scope="session")
+def minds_eye_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A COGVIS_DATA_DIR holding a Mind's Eye release fixture (3 items per task)."""
+    from minds_eye_fixtures import write_release
+
+    return write_release(tmp_path_factory.mktemp("minds_eye_data"), items_per_task=3, seed=11)

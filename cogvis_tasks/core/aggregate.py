@@ -60,6 +60,7 @@ class GroupScore:
     rows: int
     unparsed_rows: int  # rows with a response but no usable answer
     failed_requests: int  # rows whose request failed (never counted as unparsed)
+    judge_errors: int = 0  # rows the judge could not settle (never counted as unparsed)
 
     def to_dict(self) -> dict[str, float | int]:
         return dict(self.__dict__)
@@ -86,8 +87,9 @@ def scores_by(rows: Iterable[RowResult], key: Callable[[RowResult], str | None])
             lenient=sum(all(r.lenient_correct for r in rs) for rs in by_item.values()) / n_items,
             items=n_items,
             rows=len(all_rows),
-            unparsed_rows=sum(1 for r in all_rows if not r.parsed and not r.failed),
+            unparsed_rows=sum(1 for r in all_rows if not r.parsed and not r.failed and "judge_error" not in r.tags),
             failed_requests=sum(1 for r in all_rows if r.failed),
+            judge_errors=sum(1 for r in all_rows if "judge_error" in r.tags),
         )
     return out
 
@@ -104,6 +106,7 @@ def macro(scores: Sequence[GroupScore]) -> GroupScore:
         rows=sum(s.rows for s in scores),
         unparsed_rows=sum(s.unparsed_rows for s in scores),
         failed_requests=sum(s.failed_requests for s in scores),
+        judge_errors=sum(s.judge_errors for s in scores),
     )
 
 

@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import os
 import statistics
+from collections.abc import Callable
 from typing import Any, ClassVar, Optional
 
 from evalscope.api.benchmark import VisionLanguageAdapter
 from evalscope.api.dataset import DatasetDict, build_dataset_dict_from_record_map
 from evalscope.api.dataset import Sample as EsSample
 from evalscope.api.evaluator import TaskState
+from evalscope.api.judge import JudgeDefinition
 from evalscope.api.messages import ChatMessageUser, ContentImage, ContentText
 from evalscope.api.metric import AggScore, SampleScore, Score
+from evalscope.api.model import GenerateConfig, get_model
 
 from ..core import images as imgs
 from ..core.aggregate import GroupScore, RowResult, subtest_scores
@@ -43,6 +46,7 @@ class CogvisAdapter(VisionLanguageAdapter):
         super().__init__(*args, **kwargs)
         self._expected: dict[str, list[tuple[str, str]]] = {}
         self._rows: dict[str, list[list[RowResult]]] = {}  # subset -> rows of each repeat
+        self._ask: Callable[[str], str] | None = None
 
     # --- data -----------------------------------------------------------------
     def _local_path(self) -> Optional[str]:
@@ -88,7 +92,8 @@ class CogvisAdapter(VisionLanguageAdapter):
     # --- scoring --------------------------------------------------------------
     def match_score(self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState) -> Score:
         meta = task_state.metadata or {}
-        row = benchmark(self.benchmark_name).score(meta, meta["subtest"], meta["item"], reference, original_prediction)
+        judge = {"ask": self._judge_ask()} if self._llm_extraction else {}
+        row = benchmark(self.benchmark_name).score(meta, meta["subtest"], meta["item"], reference, original_prediction, **judge)
         return Score(
             value={"accuracy": float(row.correct)},
             main_score_name="accuracy",
@@ -96,6 +101,47 @@ class CogvisAdapter(VisionLanguageAdapter):
             extracted_prediction=row.prediction or None,
             metadata={"cogvis_id": meta["cogvis_id"], "row": row.to_dict()},
         )
+
+    def judge_definition(self, context: Any) -> JudgeDefinition:
+        """With any judge strategy evalscope asks this; our benchmarks score themselves.
+
+        The generic judge would grade the answer against the reference; the
+        benchmark's own rules (for Mind's Eye with ``strategy: llm``, a judge that
+        only reads the chosen letter, see ``match_score``) decide instead.
+        """
+        score = self.match_score(
+            original_prediction=context.original_prediction,
+            filtered_prediction=context.filtered_prediction,
+            reference=context.reference,
+            task_state=context.task_state,
+        )
+        return JudgeDefinition.skip(score, reason="scored by the cogvis benchmark rules")
+
+    @property
+    def _llm_extraction(self) -> bool:
+        judge = getattr(self._task_config, "judge", None)
+        return (
+            bool(getattr(benchmark(self.benchmark_name), "LLM_EXTRACTION", False))
+            and judge is not None
+            and str(judge.strategy) == "llm"
+            and bool(judge.models)
+        )
+
+    def _judge_ask(self) -> Callable[[str], str]:
+        """A prompt -> reply call to the first model of evalscope's judge configuration."""
+        if self._ask is None:
+            cfg = self._task_config.judge.models[0]
+            model = get_model(
+                model=cfg.model_id,
+                eval_type=cfg.eval_type or "openai_api",
+                base_url=cfg.api_url,
+                api_key=cfg.api_key.get_secret_value() if cfg.api_key else None,
+                config=GenerateConfig(**{"temperature": 0.0, "max_tokens": 8, **cfg.generation_config}),
+                model_args=dict(cfg.model_args),
+                role="judge",
+            )
+            self._ask = lambda prompt: model.generate([ChatMessageUser(content=prompt)]).completion
+        return self._ask
 
     def aggregate_scores(self, sample_scores: list[SampleScore]) -> list[AggScore]:
         if not sample_scores:

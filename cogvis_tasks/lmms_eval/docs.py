@@ -9,8 +9,11 @@ built.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import hashlib
 import json
+import os
 import statistics
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -53,7 +56,10 @@ def process_docs(manifest: datasets.Dataset) -> datasets.Dataset:
     spec = manifest[0]
     bench = benchmark(spec["benchmark"])
     subtests = json.loads(spec["subtests"]) if spec.get("subtests") else None
-    records = [s.to_record() for s in bench.samples(subtests=subtests, variant=spec["variant"])]
+    samples = bench.samples(subtests=subtests, variant=spec["variant"])
+    if spec.get("extractor"):  # e.g. "llm": the answer letter is read by the judge (see process_results)
+        samples = [dataclasses.replace(s, metadata={**s.metadata, "extractor": spec["extractor"]}) for s in samples]
+    records = [s.to_record() for s in samples]
     table = pa.Table.from_pylist(records, schema=FEATURES.arrow_schema)
     digest = hashlib.sha256(json.dumps([spec, [r["id"] for r in records], [r["metadata"] for r in records]]).encode())
     return datasets.Dataset(table, info=datasets.DatasetInfo(features=FEATURES), fingerprint=digest.hexdigest()[:32])
@@ -100,8 +106,37 @@ def process_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str,
     bench = benchmark(doc["benchmark"])
     meta = record_metadata(doc)
     responses = [str(r) for r in results] or [""]
-    payload = {"repeats": [bench.score(meta, doc["subtest"], doc["item"], doc["answer"], r).to_dict() for r in responses]}
-    return {metric: payload for metric in task_metrics(doc["benchmark"], doc["subtest"])}
+    judge = {"ask": _judge()} if meta.get("extractor") == "llm" else {}
+    payload = {"repeats": [bench.score(meta, doc["subtest"], doc["item"], doc["answer"], r, **judge).to_dict() for r in responses]}
+    return {metric: payload for metric in task_metrics(doc["benchmark"], doc["subtest"], meta.get("extractor"))}
+
+
+@functools.cache
+def _judge() -> Callable[[str], str]:
+    """A prompt -> reply call through lmms-eval's own judge configuration.
+
+    lmms-eval's judge reads ``API_TYPE`` (provider, default openai), ``MODEL_VERSION``
+    (judge model) and the provider's variables (``OPENAI_API_KEY``, ``OPENAI_API_URL``);
+    ``COGVIS_JUDGE_RETRIES`` / ``COGVIS_JUDGE_RETRY_DELAY`` bound its retries.
+    """
+    from lmms_eval.llm_judge import Request, ServerConfig, get_server
+
+    config = ServerConfig(
+        model_name=os.getenv("MODEL_VERSION", "gpt-4o-mini"),
+        temperature=0.0,
+        max_tokens=8,
+        num_retries=int(os.getenv("COGVIS_JUDGE_RETRIES", "3")),
+        retry_delay=float(os.getenv("COGVIS_JUDGE_RETRY_DELAY", "2")),
+    )
+    server = get_server(os.getenv("API_TYPE", "openai"), config)
+
+    def ask(prompt: str) -> str:
+        response = server.evaluate(Request(messages=[{"role": "user", "content": prompt}], config=config))
+        if not response.success:
+            raise RuntimeError(response.error_message or "judge request failed")
+        return response.content
+
+    return ask
 
 
 def _per_repeat(payloads: Sequence[Mapping[str, Any]]) -> list[list[RowResult]]:
@@ -147,6 +182,17 @@ def unparsed_rows(payloads: Sequence[Mapping[str, Any]]) -> int:
 
 def failed_requests(payloads: Sequence[Mapping[str, Any]]) -> int:
     return sum(_subtest(rows).failed_requests for rows in _per_repeat(payloads))
+
+
+def judge_errors(payloads: Sequence[Mapping[str, Any]]) -> int:
+    """Rows the judge could not settle (LLM extraction), all repeats."""
+    return sum(_subtest(rows).judge_errors for rows in _per_repeat(payloads))
+
+
+def extractor_agreement(payloads: Sequence[Mapping[str, Any]]) -> float:
+    """Share of judged rows where the rule-based reader chose the same as the judge."""
+    judged = [r for rows in _per_repeat(payloads) for r in rows if "rule_choice" in r.tags and "judge_error" not in r.tags]
+    return sum(r.tags["rule_choice"] == r.prediction for r in judged) / len(judged) if judged else float("nan")
 
 
 def none_answers(payloads: Sequence[Mapping[str, Any]]) -> int:

@@ -16,7 +16,7 @@ COMMON = ("accuracy", "items", "unparsed_rows", "failed_requests")
 COUNTS = ("items", "unparsed_rows", "failed_requests", "none_answers")
 
 
-def task_metrics(benchmark: str, subtest: str) -> dict[str, str]:
+def task_metrics(benchmark: str, subtest: str, extractor: str | None = None) -> dict[str, str]:
     """Metric name -> name of the aggregation function in ``cogvis_tasks.lmms_eval.docs``."""
     if benchmark == "visfactor":
         names = {"accuracy": "accuracy", "lenient": "lenient"}
@@ -32,21 +32,27 @@ def task_metrics(benchmark: str, subtest: str) -> dict[str, str]:
         if task.id == "MT":
             names["distractor_p"] = "distractor_p"
             names.update({f"share_{t}": f"share_{t}" for t in MT_DISTRACTOR_TYPES})
+        if extractor == "llm":
+            names["judge_errors"] = "judge_errors"
+            names["extractor_agreement"] = "extractor_agreement"
         return names
     raise ValueError(f"no lmms-eval metrics defined for benchmark {benchmark!r}")
 
 
-def group_metrics(benchmark: str) -> dict[str, str]:
+def group_metrics(benchmark: str, extractor: str | None = None) -> dict[str, str]:
     """Metric name -> 'mean' (unweighted over the tasks reporting it) or 'total'."""
     if benchmark == "visfactor":
-        averaged = ("accuracy", "lenient")
-        counted = ("items", "unparsed_rows", "failed_requests")
+        averaged: tuple[str, ...] = ("accuracy", "lenient")
+        counted: tuple[str, ...] = ("items", "unparsed_rows", "failed_requests")
     else:
         averaged = ("accuracy", "abstraction", "relation", "transformation")
         counted = COUNTS
+        if extractor == "llm":
+            averaged += ("extractor_agreement",)
+            counted += ("judge_errors",)
     return {**{m: "mean" for m in averaged}, **{m: "total" for m in counted}}
 
 
-HIGHER_IS_BETTER = frozenset({"accuracy", "lenient", "abstraction", "relation", "transformation"}) | {
+HIGHER_IS_BETTER = frozenset({"accuracy", "lenient", "abstraction", "relation", "transformation", "extractor_agreement"}) | {
     f"acc_{lvl}" for t in MINDS_EYE_TASKS.values() for lvl in t.difficulty_levels
 }

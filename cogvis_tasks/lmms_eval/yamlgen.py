@@ -22,8 +22,14 @@ VERSION = "1.0"
 
 #: (task prefix, prompt variant, max new tokens)
 VISFACTOR_VARIANTS = (("visfactor", "direct", 1024), ("visfactor_cot", "cot", 4096))
-MINDS_EYE_VARIANTS = (("minds_eye", "cot", 2048), ("minds_eye_meta", "meta", 2048), ("minds_eye_sbs", "sbs", 2048),
-                      ("minds_eye_hint", "hint", 2048))
+#: (task prefix, prompt variant, max new tokens, answer extractor)
+MINDS_EYE_VARIANTS = (
+    ("minds_eye", "cot", 2048, None),
+    ("minds_eye_meta", "meta", 2048, None),
+    ("minds_eye_sbs", "sbs", 2048, None),
+    ("minds_eye_hint", "hint", 2048, None),
+    ("minds_eye_llm", "cot", 2048, "llm"),  # the paper's protocol: a judge LLM reads the letter
+)
 
 
 def slug(text: str) -> str:
@@ -115,17 +121,19 @@ def _visfactor(files: dict[str, str], manifest: dict[str, list[dict[str, str]]])
 
 
 def _minds_eye(files: dict[str, str], manifest: dict[str, list[dict[str, str]]]) -> None:
-    groups = group_metrics("minds_eye")
-    for prefix, variant, max_tokens in MINDS_EYE_VARIANTS:
+    for prefix, variant, max_tokens, extractor in MINDS_EYE_VARIANTS:
         template = f"_{prefix}_template_yaml"
         files[f"minds_eye/{template}"] = _template(max_tokens)
         members = []
         for task in MINDS_EYE_TASKS:
             name = f"{prefix}_{task.id.lower()}"
-            files[f"minds_eye/{name}.yaml"] = _task(name, f"{task.id} {task.name}", template, task_metrics("minds_eye", task.id))
-            manifest[name] = [{"benchmark": "minds_eye", "subtests": json.dumps([task.id]), "variant": variant}]
+            metrics = task_metrics("minds_eye", task.id, extractor)
+            files[f"minds_eye/{name}.yaml"] = _task(name, f"{task.id} {task.name}", template, metrics)
+            entry = {"benchmark": "minds_eye", "subtests": json.dumps([task.id]), "variant": variant}
+            manifest[name] = [{**entry, "extractor": extractor}] if extractor else [entry]
             members.append(name)
-        label = "Mind's Eye" + ("" if variant == "cot" else f" ({variant})")
+        groups = group_metrics("minds_eye", extractor)
+        label = "Mind's Eye" + ("" if prefix == "minds_eye" else f" ({prefix.removeprefix('minds_eye_')})")
         files[f"minds_eye/{prefix}.yaml"] = _group(prefix, label, members, groups)
 
 

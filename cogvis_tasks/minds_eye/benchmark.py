@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from ..core.aggregate import RowResult
 from ..core.rng import rng_for
 from ..core.sample import Sample
-from . import data, prompt
+from . import data, judge, prompt
 from .extract import NONE, extract_choice
 from .report import build_report  # noqa: F401  (part of the benchmark surface)
 from .tasks import BY_ID, MT_CORRECT_TYPE, TASKS
 
 NAME = "minds_eye"
 LENIENT = False  # one reader: the rule-based letter extractor
+LLM_EXTRACTION = True  # the paper's protocol is available: a judge that only extracts the letter
 VARIANTS = prompt.VARIANTS
 FAILED_MARKERS = ("[LMMS_EVAL_REQUEST_FAILED",)
 
@@ -45,9 +46,7 @@ def sample_from_record(rec: data.Record, variant: str) -> Sample:
     )
 
 
-def samples(
-    subtests: Iterable[str] | None = None, variant: str = "cot", local_path: str | os.PathLike[str] | None = None
-) -> list[Sample]:
+def samples(subtests: Iterable[str] | None = None, variant: str = "cot", local_path: str | os.PathLike[str] | None = None) -> list[Sample]:
     if variant not in VARIANTS:
         raise ValueError(f"unknown Mind's Eye variant {variant!r}; expected one of {VARIANTS}")
     wanted = None if subtests is None else [s.upper() for s in subtests]
@@ -71,9 +70,31 @@ def _tags(meta: Mapping[str, object], choice: str, correct: bool) -> dict[str, s
     return tags
 
 
-def score(sample_meta: Mapping[str, object], subtest: str, item: str, answer: str, response: str) -> RowResult:
+def score(
+    sample_meta: Mapping[str, object],
+    subtest: str,
+    item: str,
+    answer: str,
+    response: str,
+    ask: Callable[[str], str] | None = None,
+) -> RowResult:
+    """Score one answer; with ``ask`` (a judge call: prompt -> reply) the letter is the judge's.
+
+    The rule reader still runs beside the judge, so every judged row also says
+    whether the two agreed. A judge that fails or replies off-format makes the
+    row a judge error: wrong, and counted apart from unparseable answers.
+    """
     failed = response.startswith(FAILED_MARKERS)
-    choice = "" if failed else extract_choice(response, str(sample_meta.get("letters", "ABCD")))
+    letters = str(sample_meta.get("letters", "ABCD"))
+    choice = "" if failed else extract_choice(response, letters)
+    extra: dict[str, str] = {}
+    if ask is not None and not failed:
+        extra["rule_choice"] = choice or NONE
+        try:
+            choice = judge.parse_reply(ask(judge.extraction_prompt(response, letters)), letters)
+        except Exception as exc:  # network errors, timeouts, off-format replies: all judge errors
+            choice = ""
+            extra["judge_error"] = f"{type(exc).__name__}: {exc}"[:200]
     correct = choice == answer
     return RowResult(
         subtest=subtest,
@@ -83,7 +104,7 @@ def score(sample_meta: Mapping[str, object], subtest: str, item: str, answer: st
         parsed=bool(choice),
         failed=failed,
         prediction=choice,
-        tags=_tags(sample_meta, choice, correct),
+        tags={**_tags(sample_meta, choice, correct), **extra},
     )
 
 

@@ -13,6 +13,7 @@ import functools
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,9 +49,7 @@ def data_root(local_path: str | os.PathLike[str] | None = None) -> Path:
         if any((folder / t.folder / ANNOTATIONS).is_file() for t in TASKS):
             return folder
     where = [str(c) for c in candidates] or [f"${ENV_DATA_DIR}/minds_eye (unset)"]
-    raise FileNotFoundError(
-        f"minds_eye: no task folder with {ANNOTATIONS} under {where}; expected e.g. mental_rotation/{ANNOTATIONS}"
-    )
+    raise FileNotFoundError(f"minds_eye: no task folder with {ANNOTATIONS} under {where}; expected e.g. mental_rotation/{ANNOTATIONS}")
 
 
 def normalize_letter(value: Any, task: Task, file: str, key: str, field: str) -> str:
@@ -75,13 +74,27 @@ def _image(folder: Path, key: str, file: str) -> bytes:
     candidate = folder / key
     try:
         resolved = candidate.resolve(strict=True)
-    except (OSError, RuntimeError):
+    except (OSError, RuntimeError, ValueError):  # missing, a link loop, or an invalid name (NUL byte)
         raise DataError(file, key, "image", f"image file {str(candidate)!r} does not exist") from None
     if Path(key).is_absolute() or not resolved.is_relative_to(folder.resolve()) or not resolved.is_file():
         raise DataError(file, key, "image", "image name resolves outside the task folder; refused")
     data = resolved.read_bytes()
     imgs.check_header(data, file, key, "image")
     return data
+
+
+def _no_duplicate_keys(path: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    """json.load keeps only the last of duplicate keys; a duplicated image name is a data error."""
+
+    def build(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise DataError(path, key, None, "duplicate key (each image may appear once)")
+            out[key] = value
+        return out
+
+    return build
 
 
 def load_task(root: Path, task: Task) -> tuple[Record, ...]:
@@ -96,7 +109,7 @@ def _load(path: str, task_id: str, size: int, mtime_ns: int) -> tuple[Record, ..
     task = BY_ID[task_id]
     try:
         with open(path, encoding="utf-8") as fh:
-            raw = json.load(fh)
+            raw = json.load(fh, object_pairs_hook=_no_duplicate_keys(path))
     except json.JSONDecodeError as exc:
         raise DataError(path, f"line {exc.lineno}", None, f"malformed JSON ({exc.msg})") from None
     if not isinstance(raw, dict):

@@ -16,8 +16,7 @@ from .tasks import Task
 VARIANTS = ("cot", "meta", "sbs", "hint")
 _REASON = re.compile(r"Reason step by step[^.]*\.?\s*$", re.IGNORECASE)
 STEP_BY_STEP = (
-    "First, describe the shapes in each figure. Then identify the rule or transformation that relates them. "
-    "Finally, choose the answer."
+    "First, describe the shapes in each figure. Then identify the rule or transformation that relates them. Finally, choose the answer."
 )
 
 

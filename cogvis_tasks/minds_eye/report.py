@@ -39,6 +39,8 @@ class MindsEyeReport:
     difficulty: dict[str, GroupScore]  # "<task>/<level>"
     none_answers: dict[str, int]
     distractors: dict[str, DistractorAnalysis]
+    extractor_agreement: float | None = None  # judge vs rule reader, over judged rows (None: no judge)
+    judged_rows: int = 0
 
     def dimensions(self) -> dict[str, dict[str, GroupScore]]:
         return {"dimension": self.dimensions_, "difficulty": self.difficulty}
@@ -48,6 +50,9 @@ class MindsEyeReport:
         rows: list[tuple[str, dict[str, str], float, int]] = [
             ("none_answers", {"scope": "tasks"}, float(sum(self.none_answers.values())), self.overall.items)
         ]
+        if self.extractor_agreement is not None:
+            rows.append(("judge_errors", {"scope": "tasks"}, float(self.overall.judge_errors), self.overall.items))
+            rows.append(("extractor_agreement", {"scope": "tasks"}, self.extractor_agreement, self.judged_rows))
         for task, analysis in self.distractors.items():
             rows.append(("distractor_p", {"task": task}, analysis.p_value, analysis.wrong_answers))
             for kind, share in analysis.shares().items():
@@ -62,6 +67,8 @@ class MindsEyeReport:
             "difficulty": {k: v.to_dict() for k, v in self.difficulty.items()},
             "none_answers": dict(self.none_answers),
             "distractors": {k: v.to_dict() for k, v in self.distractors.items()},
+            "extractor_agreement": self.extractor_agreement,
+            "judged_rows": self.judged_rows,
         }
 
 
@@ -87,6 +94,8 @@ def distractor_analysis(rows: Iterable[RowResult]) -> DistractorAnalysis | None:
 
 def build_report(rows: Iterable[RowResult]) -> MindsEyeReport:
     rows = list(rows)
+    judged = [r for r in rows if "rule_choice" in r.tags and "judge_error" not in r.tags]
+    agreement = sum(r.tags["rule_choice"] == r.prediction for r in judged) / len(judged) if judged else None
     per_task = dict(sorted(subtest_scores(rows).items(), key=lambda kv: list(BY_ID).index(kv[0])))
     distractors = {}
     for task in per_task:
@@ -97,7 +106,11 @@ def build_report(rows: Iterable[RowResult]) -> MindsEyeReport:
         tasks=per_task,
         dimensions_=grouped(per_task, {t: BY_ID[t].dimensions for t in per_task}),
         overall=macro(list(per_task.values())),
-        difficulty=dict(sorted(scores_by(rows, lambda r: f"{r.subtest}/{r.tags['difficulty']}" if "difficulty" in r.tags else None).items())),
+        difficulty=dict(
+            sorted(scores_by(rows, lambda r: f"{r.subtest}/{r.tags['difficulty']}" if "difficulty" in r.tags else None).items())
+        ),
         none_answers={t: sum(1 for r in rows if r.subtest == t and r.prediction == NONE) for t in per_task},
         distractors=distractors,
+        extractor_agreement=agreement,
+        judged_rows=len(judged),
     )

@@ -32,18 +32,43 @@ class Task:
 
 TASKS: tuple[Task, ...] = (
     Task("VRA", "Visual Relation Abstraction", "abstract", 6, "answer", (ABSTRACTION,), 0.680, "visual relation abstraction"),
-    Task("HPE", "Hierarchical Pattern Equivalence", "hierarchial_isomorph", 4, "answer", (ABSTRACTION, RELATION), 0.880,
-         "hierarchical pattern equivalence"),
-    Task("DSC", "Dynamic Structural Correspondence", "dynamic_isomorph", 4, "fifth_label", (RELATION, TRANSFORMATION), 0.812,
-         "dynamic structural correspondence"),
+    Task(
+        "HPE",
+        "Hierarchical Pattern Equivalence",
+        "hierarchial_isomorph",
+        4,
+        "answer",
+        (ABSTRACTION, RELATION),
+        0.880,
+        "hierarchical pattern equivalence",
+    ),
+    Task(
+        "DSC",
+        "Dynamic Structural Correspondence",
+        "dynamic_isomorph",
+        4,
+        "fifth_label",
+        (RELATION, TRANSFORMATION),
+        0.812,
+        "dynamic structural correspondence",
+    ),
     Task("VCS", "Visual Conceptual Slippage", "slippage", 6, "violation", (ABSTRACTION, RELATION), 0.870, "visual conceptual slippage"),
-    Task("SS", "Symmetric Structures", "symmetric_isomorph", 4, "asymmetric_label", (RELATION, TRANSFORMATION), 0.780,
-         "symmetric structures"),
-    Task("MT", "Mental Transformation", "mental_rotation", 4, "answer", (TRANSFORMATION,), 0.810, "mental transformation",
-         ("easy", "complex")),
+    Task(
+        "SS", "Symmetric Structures", "symmetric_isomorph", 4, "asymmetric_label", (RELATION, TRANSFORMATION), 0.780, "symmetric structures"
+    ),
+    Task(
+        "MT",
+        "Mental Transformation",
+        "mental_rotation",
+        4,
+        "answer",
+        (TRANSFORMATION,),
+        0.810,
+        "mental transformation",
+        ("easy", "complex"),
+    ),
     Task("PF", "Paper Folding", "paper_folding", 4, "correct_option", (TRANSFORMATION,), 0.801, "paper folding"),
-    Task("MC", "Mental Composition", "mental_composition", 4, "answer", (TRANSFORMATION,), 0.820, "mental composition",
-         ("easy", "hard")),
+    Task("MC", "Mental Composition", "mental_composition", 4, "answer", (TRANSFORMATION,), 0.820, "mental composition", ("easy", "hard")),
 )
 
 BY_ID: dict[str, Task] = {t.id: t for t in TASKS}
