@@ -27,6 +27,14 @@ def _list(_: argparse.Namespace) -> int:
     print(f"  variants: {', '.join(prompt.VARIANTS)}")
     for s in SUBTESTS:
         print(f"  {s.id:<4} {s.name:<28} {s.factor:<22} {s.domain:<34} {s.items:>3} items {s.rows:>4} rows  chance {s.guess_accuracy:.2%}")
+    from .minds_eye import prompt as me_prompt
+    from .minds_eye.tasks import TASKS
+
+    print("minds_eye  (lmms-eval: minds_eye, minds_eye_<variant>, minds_eye_llm; evalscope: minds_eye, minds_eye_<variant>)")
+    print(f"  variants: {', '.join(me_prompt.VARIANTS)}")
+    for t in TASKS:
+        dims = "+".join(d[0] for d in t.dimensions)
+        print(f"  {t.id:<4} {t.name:<34} {t.folder:<22} ART {dims:<4} {t.options} options  chance {1 / t.options:.1%}  human {t.human_accuracy:.1%}")
     return 0
 
 
