@@ -34,7 +34,10 @@ def _list(_: argparse.Namespace) -> int:
     print(f"  variants: {', '.join(me_prompt.VARIANTS)}")
     for t in TASKS:
         dims = "+".join(d[0] for d in t.dimensions)
-        print(f"  {t.id:<4} {t.name:<34} {t.folder:<22} ART {dims:<4} {t.options} options  chance {1 / t.options:.1%}  human {t.human_accuracy:.1%}")
+        print(
+            f"  {t.id:<4} {t.name:<34} {t.folder:<22} ART {dims:<4} {t.options} options"
+            f"  chance {1 / t.options:.1%}  human {t.human_accuracy:.1%}"
+        )
     return 0
 
 
