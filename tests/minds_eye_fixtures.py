@@ -33,6 +33,16 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+# Real release items: shared/ lies beside the checkout (in CI beside the clone).
+SAMPLES = next(
+    (
+        p
+        for p in (Path(__file__).resolve().parents[2] / "shared" / "samples" / "minds_eye", Path("/work/shared/samples/minds_eye"))
+        if p.is_dir()
+    ),
+    Path("/work/shared/samples/minds_eye"),
+)
+
 #: (task id, release folder, number of options), in the paper's order.
 FOLDERS: tuple[tuple[str, str, int], ...] = (
     ("VRA", "abstract", 6),

@@ -18,13 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from minds_eye_fixtures import FOLDER_OF, FOLDERS, OPTIONS_OF, png, write_release
+from minds_eye_fixtures import FOLDER_OF, FOLDERS, OPTIONS_OF, SAMPLES, png, write_release
 
 from cogvis_tasks.core.errors import DataError
 from cogvis_tasks.minds_eye import benchmark, data, prompt
 from cogvis_tasks.minds_eye.tasks import BY_ID
 
-SAMPLES = Path("/work/shared/samples/minds_eye")
 TASK_IDS = [t for t, _, _ in FOLDERS]
 #: The answer field of each task, as the reference lists it.
 ANSWER_FIELD = {

@@ -148,8 +148,10 @@ def test_evalscope_with_llm_judge_and_repeats(tmp_path: Path, minds_eye_root: Pa
             "--work-dir",
             str(work),
             "--no-timestamp",
+            "--dataset-args",
+            json.dumps({"minds_eye": {"local_path": str(minds_eye_root / "minds_eye")}}),
         ],
-        harness_env(tmp_path, minds_eye_root),
+        {k: v for k, v in harness_env(tmp_path, minds_eye_root).items() if k != "COGVIS_DATA_DIR"},
         tmp_path,
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
@@ -202,3 +204,15 @@ def test_baselines_agree_across_harnesses(tmp_path: Path, minds_eye_root: Path) 
         t: sum(baselines.guess(s, 9).endswith(s.answer) for s in minds_eye.samples([t], local_path=minds_eye_root)) / 3 for t in TASK_IDS
     }
     assert es == pytest.approx(expected, abs=1e-4)
+
+
+def test_visfactor_and_minds_eye_in_one_lmms_eval_run(tmp_path: Path, data_root: Path, minds_eye_root: Path) -> None:
+    root = tmp_path / "data"
+    root.mkdir()
+    (root / "visfactor").symlink_to(data_root / "visfactor")
+    (root / "minds_eye").symlink_to(minds_eye_root / "minds_eye")
+    env = harness_env(tmp_path, root, LMMS_EVAL_PLUGINS="cogvis_tasks")
+    run(["lmms-eval", "--model", "cogvis_oracle", "--tasks", "visfactor,minds_eye", "--output_path", str(tmp_path / "out")], env, tmp_path)
+    res = lmms_results(tmp_path / "out")["results"]
+    assert res["visfactor"]["accuracy,none"] == 1.0 and res["visfactor"]["items,none"] == 40
+    assert res["minds_eye"]["accuracy,none"] == 1.0 and res["minds_eye"]["items,none"] == 24

@@ -10,14 +10,12 @@ checked against ``tasks.py``.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 import scipy.stats
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from minds_eye_fixtures import write_release
+from minds_eye_fixtures import SAMPLES, write_release
 
 from cogvis_tasks.core import baselines
 from cogvis_tasks.core.aggregate import RowResult
@@ -26,7 +24,6 @@ from cogvis_tasks.core.stats import chi2_sf, chi_square
 from cogvis_tasks.minds_eye import benchmark, report
 from cogvis_tasks.minds_eye.tasks import TASKS
 
-SAMPLES = Path("/work/shared/samples/minds_eye")
 HAVE_SAMPLES = (SAMPLES / "mental_rotation" / "annotations.json").is_file()
 TASK_IDS = ["VRA", "HPE", "DSC", "VCS", "SS", "MT", "PF", "MC"]
 #: The reference's Q-matrix, restated.
