@@ -13,6 +13,7 @@ from types import ModuleType
 BENCHMARKS: dict[str, str] = {
     "visfactor": "cogvis_tasks.visfactor.benchmark",
     "minds_eye": "cogvis_tasks.minds_eye.benchmark",
+    "visualpuzzles": "cogvis_tasks.visualpuzzles.benchmark",
 }
 
 

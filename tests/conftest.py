@@ -144,3 +144,11 @@ def minds_eye_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from minds_eye_fixtures import write_release
 
     return write_release(tmp_path_factory.mktemp("minds_eye_data"), items_per_task=3, seed=11)
+
+
+@pytest.fixture(scope="session")
+def visualpuzzles_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A COGVIS_DATA_DIR holding visualpuzzles/data/test-*.parquet (the hub layout), 20 puzzles."""
+    from visualpuzzles_fixtures import write_parquet
+
+    return write_parquet(tmp_path_factory.mktemp("vp_data"), n=20, seed=3)

@@ -14,6 +14,8 @@ from ..minds_eye.prompt import VARIANTS as MINDS_EYE_VARIANTS
 from ..minds_eye.tasks import TASKS as MINDS_EYE_TASKS
 from ..visfactor.data import HF_DATASET_ID
 from ..visfactor.subtests import SUBTESTS
+from ..visualpuzzles.benchmark import VARIANTS as VP_VARIANTS
+from ..visualpuzzles.data import HF_DATASET_ID as VP_HF_ID
 from .adapter import CogvisAdapter
 
 PRIMARY = MetricSelector(name="accuracy", aggregation="macro_mean", dimensions={"scope": "subtests"})
@@ -90,6 +92,30 @@ def _minds_eye_meta(variant: str) -> BenchmarkMeta:
     )
 
 
+class VisualPuzzlesAdapter(CogvisAdapter):
+    benchmark_name = "visualpuzzles"
+    hub_id = VP_HF_ID
+
+
+VISUALPUZZLES_META = BenchmarkMeta(
+    name="visualpuzzles",
+    dataset_id=VP_HF_ID,
+    subset_list=list(VP_VARIANTS),
+    default_subset="direct",
+    pretty_name="VisualPuzzles (cogvis-tasks)",
+    description=(
+        "VisualPuzzles (CMU NeuLab): 1,168 four-option puzzles in 5 reasoning categories and 3 difficulties. "
+        "Subsets are the paper's two prompt conditions (direct, cot) over the same puzzles; the primary score is "
+        "the better of the two, as the paper reports; category, difficulty and option-type rows per condition. "
+        "The official cascade of answer patterns, without its random fallback: unparseable answers are counted."
+    ),
+    metric_list=["accuracy"],
+    primary_metric=PRIMARY,
+    eval_split="test",
+    tags=[Tags.MULTI_MODAL, Tags.REASONING],
+)
+
+
 def register_benchmarks(registry: Any, replace: Callable[..., Any]) -> None:
     # The shipped name is reserved by evalscope's index: load its entry first, then swap the meta.
     shipped = registry["visfactor"]
@@ -97,6 +123,8 @@ def register_benchmarks(registry: Any, replace: Callable[..., Any]) -> None:
         registry["visfactor"] = replace(shipped, data_adapter=VisFactorAdapter, **_visfactor_fields(cot=False))
     if "visfactor_cot" not in registry:
         register_benchmark(BenchmarkMeta(name="visfactor_cot", **_visfactor_fields(cot=True)))(VisFactorCotAdapter)
+    if "visualpuzzles" not in registry:
+        register_benchmark(VISUALPUZZLES_META)(VisualPuzzlesAdapter)
     for variant in MINDS_EYE_VARIANTS:
         meta = _minds_eye_meta(variant)
         if meta.name not in registry:

@@ -200,19 +200,29 @@ def none_answers(payloads: Sequence[Mapping[str, Any]]) -> int:
     return sum(r.prediction == "none" for rows in _per_repeat(payloads) for r in rows)
 
 
-def _level(level: str) -> Callable[[Sequence[Mapping[str, Any]]], float]:
-    def by_level(payloads: Sequence[Mapping[str, Any]]) -> float:
+def _tagged(tag: str, wanted: str) -> Callable[[Sequence[Mapping[str, Any]]], float]:
+    def by_tag(payloads: Sequence[Mapping[str, Any]]) -> float:
         def value(rows: list[RowResult]) -> float | None:
-            scores = scores_by(rows, lambda r: "x" if r.tags.get("difficulty") == level else None)
+            scores = scores_by(rows, lambda r: "x" if r.tags.get(tag) == wanted else None)
             return scores["x"].accuracy if scores else None
 
         return _mean_over_repeats(payloads, value)
 
-    by_level.__doc__ = f"Accuracy on items of difficulty {level!r}."
-    return by_level
+    by_tag.__doc__ = f"Accuracy on the items whose {tag} is {wanted!r} (NaN when there are none)."
+    return by_tag
 
 
-acc_easy, acc_hard, acc_complex = _level("easy"), _level("hard"), _level("complex")
+acc_easy, acc_medium, acc_hard, acc_complex = (_tagged("difficulty", d) for d in ("easy", "medium", "hard", "complex"))
+acc_algorithmic, acc_analogical, acc_deductive, acc_inductive, acc_spatial = (
+    _tagged("category", c) for c in ("algorithmic", "analogical", "deductive", "inductive", "spatial")
+)
+acc_image_options, acc_text_options = _tagged("option_type", "image"), _tagged("option_type", "text")
+
+
+def best(metrics: Sequence[float], sizes: Sequence[int], weight_by_size: bool = False) -> float:
+    """Group aggregation for prompt conditions: the better of the subtasks (VisualPuzzles best-of)."""
+    del sizes, weight_by_size
+    return max(metrics)
 
 
 def distractor_p(payloads: Sequence[Mapping[str, Any]]) -> float:

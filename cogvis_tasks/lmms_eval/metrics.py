@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from ..minds_eye.tasks import BY_ID as MINDS_EYE_TASKS
 from ..minds_eye.tasks import MT_DISTRACTOR_TYPES
+from ..visualpuzzles.benchmark import CATEGORIES as VP_CATEGORIES
+from ..visualpuzzles.benchmark import DIFFICULTIES as VP_DIFFICULTIES
 
 COMMON = ("accuracy", "items", "unparsed_rows", "failed_requests")
 #: Metrics a group sums instead of averaging.
@@ -36,6 +38,11 @@ def task_metrics(benchmark: str, subtest: str, extractor: str | None = None) -> 
             names["judge_errors"] = "judge_errors"
             names["extractor_agreement"] = "extractor_agreement"
         return names
+    if benchmark == "visualpuzzles":
+        names = {m: m for m in COMMON}
+        names.update({f"acc_{c}": f"acc_{c}" for c in VP_CATEGORIES + VP_DIFFICULTIES})
+        names.update({"acc_image_options": "acc_image_options", "acc_text_options": "acc_text_options"})
+        return names
     raise ValueError(f"no lmms-eval metrics defined for benchmark {benchmark!r}")
 
 
@@ -44,6 +51,8 @@ def group_metrics(benchmark: str, extractor: str | None = None) -> dict[str, str
     if benchmark == "visfactor":
         averaged: tuple[str, ...] = ("accuracy", "lenient")
         counted: tuple[str, ...] = ("items", "unparsed_rows", "failed_requests")
+    elif benchmark == "visualpuzzles":  # a group of the two prompt conditions reports the better one
+        return {"accuracy": "best", "unparsed_rows": "total", "failed_requests": "total"}
     else:
         averaged = ("accuracy", "abstraction", "relation", "transformation")
         counted = COUNTS
@@ -53,6 +62,8 @@ def group_metrics(benchmark: str, extractor: str | None = None) -> dict[str, str
     return {**{m: "mean" for m in averaged}, **{m: "total" for m in counted}}
 
 
-HIGHER_IS_BETTER = frozenset({"accuracy", "lenient", "abstraction", "relation", "transformation", "extractor_agreement"}) | {
-    f"acc_{lvl}" for t in MINDS_EYE_TASKS.values() for lvl in t.difficulty_levels
-}
+HIGHER_IS_BETTER = frozenset(
+    {"accuracy", "lenient", "abstraction", "relation", "transformation", "extractor_agreement", "acc_image_options", "acc_text_options"}
+    | {f"acc_{lvl}" for t in MINDS_EYE_TASKS.values() for lvl in t.difficulty_levels}
+    | {f"acc_{v}" for v in VP_CATEGORIES + VP_DIFFICULTIES}
+)

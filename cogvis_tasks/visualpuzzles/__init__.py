@@ -1,0 +1,1 @@
+"""VisualPuzzles: data, the paper's direct and CoT prompts, answer parsing, reports."""

@@ -1,0 +1,106 @@
+"""VisualPuzzles as data + prompt + scoring.
+
+The prompt condition is the subtest: ``direct`` and ``cot`` hold the same 1,168
+puzzles with the paper's two instructions, so one run can report both and the
+best-of view the paper uses. Category, difficulty and option type are row tags.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+
+from ..core.aggregate import RowResult
+from ..core.rng import rng_for
+from ..core.sample import Sample
+from . import data
+from .extract import extract_option
+from .report import build_report  # noqa: F401  (part of the benchmark surface)
+
+NAME = "visualpuzzles"
+LENIENT = False
+VARIANTS = ("direct", "cot")
+FAILED_MARKERS = ("[LMMS_EVAL_REQUEST_FAILED",)
+CATEGORIES = ("algorithmic", "analogical", "deductive", "inductive", "spatial")
+DIFFICULTIES = ("easy", "medium", "hard")
+INSTRUCTIONS = {
+    "direct": "Answer the question with the option's letter from the given choices directly.",
+    "cot": (
+        "Solve the multiple-choice question and then answer with the option letter from the given choices. "
+        "The last line of your response should be of the following format: 'Answer: $LETTER' (without quotes) "
+        "where LETTER is one of options. Think step by step before answering."
+    ),
+}
+
+
+def render(puzzle: data.Puzzle, variant: str) -> str:
+    text = f"Question: {puzzle.question.strip()}\n"
+    if puzzle.options is None:
+        text += "Options: Choose from (A) (B) (C) (D) in the image.\n"
+    else:
+        text += "Options:\n" + "".join(f"({letter}) {opt}\n" for letter, opt in zip("ABCD", puzzle.options, strict=True))
+    return text + INSTRUCTIONS[variant]
+
+
+def sample_from_puzzle(p: data.Puzzle, variant: str) -> Sample:
+    sid = f"{NAME}/{p.id}"
+    return Sample(
+        id=sid,
+        benchmark=NAME,
+        subtest=variant,
+        item=sid,
+        prompt=(("image", 0), ("text", render(p, variant))),  # image first, as in the paper
+        images=(p.image,),
+        answer=p.answer,
+        metadata={
+            "variant": variant,
+            "puzzle_id": p.id,
+            "category": p.category,
+            "difficulty": p.difficulty,
+            "option_type": "image" if p.options is None else "text",
+            "options": list(p.options) if p.options is not None else None,
+            "source": p.source,
+            "row": p.row,
+        },
+    )
+
+
+def samples(
+    subtests: Iterable[str] | None = None, variant: str | None = None, local_path: str | os.PathLike[str] | None = None
+) -> list[Sample]:
+    """Samples of the requested prompt conditions (``subtests``; ``variant`` is a synonym)."""
+    wanted = [s.lower() for s in subtests] if subtests is not None else [variant] if variant in VARIANTS else list(VARIANTS)
+    unknown = set(wanted) - set(VARIANTS)
+    if unknown:
+        raise ValueError(f"unknown VisualPuzzles prompt condition(s) {sorted(unknown)}; expected {VARIANTS}")
+    puzzles = data.load(local_path)
+    return [sample_from_puzzle(p, v) for v in wanted for p in puzzles]
+
+
+def score(sample_meta: Mapping[str, object], subtest: str, item: str, answer: str, response: str) -> RowResult:
+    failed = response.startswith(FAILED_MARKERS)
+    options = sample_meta.get("options")
+    choice = "" if failed else extract_option(response, tuple(options) if isinstance(options, list) else None)
+    correct = choice == answer
+    return RowResult(
+        subtest=subtest,
+        item=item,
+        correct=correct,
+        lenient_correct=correct,
+        parsed=bool(choice),
+        failed=failed,
+        prediction=choice,
+        tags={k: str(sample_meta[k]) for k in ("category", "difficulty", "option_type") if sample_meta.get(k)},
+    )
+
+
+def oracle_response(sample: Sample) -> str:
+    return f"Answer: {sample.answer}" if sample.subtest == "cot" else sample.answer
+
+
+def random_response(sample: Sample, seed: int) -> str:
+    return f"Answer: {rng_for(seed, 'random-baseline', sample.id).choice('ABCD')}"
+
+
+def chance(sample: Sample) -> float:
+    return 0.25

@@ -1,0 +1,131 @@
+"""Load VisualPuzzles from the hub (``neulab/VisualPuzzles``) or a local copy.
+
+Local copies live in ``$COGVIS_DATA_DIR/visualpuzzles/`` (or an explicit path): the
+hub's parquet files (any ``*.parquet`` below it, split ``test`` preferred, else
+``train``: the hub renamed the split), or a ``*.jsonl`` file whose ``image`` field
+names a file below the folder. Errors name the file, record and field.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core import images as imgs
+from ..core.datadir import ENV_DATA_DIR
+from ..core.errors import DataError
+
+HF_DATASET_ID = "neulab/VisualPuzzles"
+LETTERS = "ABCD"
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    id: str
+    image: bytes
+    question: str
+    options: tuple[str, ...] | None  # None: the options are drawn in the image
+    answer: str
+    category: str
+    difficulty: str
+    source: str
+    row: int
+
+
+def _folder(local_path: str | os.PathLike[str] | None) -> Path | None:
+    if local_path is not None:
+        path = Path(local_path).expanduser()
+        return path / "visualpuzzles" if (path / "visualpuzzles").is_dir() else path
+    root = os.environ.get(ENV_DATA_DIR)
+    return Path(root).expanduser() / "visualpuzzles" if root else None
+
+
+def load(local_path: str | os.PathLike[str] | None = None) -> tuple[Puzzle, ...]:
+    folder = _folder(local_path)
+    if folder is None:
+        return _load_hub()
+    files = sorted(folder.rglob("*.parquet")) if folder.is_dir() else [folder]
+    if folder.is_dir() and not files:
+        files = sorted(folder.rglob("*.jsonl"))
+    for split in ("test", "train"):
+        chosen = [f for f in files if split in f.name]
+        if chosen:
+            files = chosen
+            break
+    if not files:
+        raise FileNotFoundError(f"visualpuzzles: no *.parquet or *.jsonl under {str(folder)!r}")
+    return tuple(p for f in files for p in _load_file(str(f.resolve()), f.stat().st_mtime_ns))
+
+
+@functools.lru_cache(maxsize=4)
+def _load_file(path: str, mtime_ns: int) -> tuple[Puzzle, ...]:
+    del mtime_ns
+    if path.endswith(".jsonl"):
+        records = []
+        with open(path, encoding="utf-8") as fh:
+            for n, line in enumerate(fh):
+                if line.strip():
+                    try:
+                        records.append(json.loads(line))
+                    except json.JSONDecodeError as exc:
+                        raise DataError(path, n, None, f"malformed JSON line ({exc.msg})") from None
+        return tuple(_puzzle(r, path, n, Path(path).parent) for n, r in enumerate(records))
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(path)
+    return tuple(_puzzle(r, path, n, None) for n, r in enumerate(table.to_pylist()))
+
+
+def _load_hub() -> tuple[Puzzle, ...]:
+    import datasets
+
+    try:
+        ds = datasets.load_dataset(HF_DATASET_ID, split="test")
+    except ValueError:  # older snapshots call the split "train"
+        ds = datasets.load_dataset(HF_DATASET_ID, split="train")
+    if isinstance(ds.features.get("image"), datasets.Image):
+        ds = ds.cast_column("image", datasets.Image(decode=False))
+    return tuple(_puzzle(r, f"hf://{HF_DATASET_ID}", n, None) for n, r in enumerate(ds))
+
+
+def _image_bytes(value: Any, path: str, n: int, base: Path | None) -> bytes:
+    if isinstance(value, dict) and value.get("bytes"):
+        return bytes(value["bytes"])
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value)
+    rel = value.get("path") if isinstance(value, dict) else value
+    if isinstance(rel, str) and base is not None:
+        target = (base / rel).resolve()
+        if not target.is_relative_to(base.resolve()) or not target.is_file():
+            raise DataError(path, n, "image", f"image file {rel!r} is missing or outside {str(base)!r}")
+        return target.read_bytes()
+    raise DataError(path, n, "image", "no image bytes or path")
+
+
+def _puzzle(rec: dict[str, Any], path: str, n: int, base: Path | None) -> Puzzle:
+    for field in ("id", "image", "question", "answer", "category", "difficulty"):
+        if rec.get(field) in (None, ""):
+            raise DataError(path, n, field, "missing")
+    answer = str(rec["answer"]).strip().strip("()").upper()
+    if answer not in LETTERS:
+        raise DataError(path, n, "answer", f"not one of {LETTERS}: {rec['answer']!r}")
+    options = rec.get("options")
+    if options is not None and (not isinstance(options, list) or len(options) != 4):
+        raise DataError(path, n, "options", "expected a list of four options or null")
+    image = _image_bytes(rec["image"], path, n, base)
+    imgs.check_header(image, path, n, "image")
+    return Puzzle(
+        id=str(rec["id"]),
+        image=image,
+        question=str(rec["question"]),
+        options=tuple(str(o) for o in options) if options is not None else None,
+        answer=answer,
+        category=str(rec["category"]).strip().lower(),
+        difficulty=str(rec["difficulty"]).strip().lower(),
+        source=path,
+        row=n,
+    )

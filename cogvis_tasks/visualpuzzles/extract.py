@@ -1,0 +1,42 @@
+"""The chosen option of a VisualPuzzles answer: the official cascade, deterministic.
+
+Patterns are tried from the most explicit to the least ("Answer: (X)", "Answer:
+X", "(X)", "X)", "{X}", "$X$", " X.", a bare letter as the whole answer, then a
+unique option text); within a pattern the last occurrence wins. The official
+code falls back to a random letter; here no match is '' (unparseable, counted).
+"""
+
+from __future__ import annotations
+
+import re
+
+_CASCADE = tuple(
+    re.compile(p)
+    for p in (
+        r"Answer:\s*+\(([A-Da-d])\)",
+        r"Answer:\s*+([A-Da-d])\b",
+        r"\(([A-Da-d])\)",
+        r"(?:^|(?<=\s))([A-Da-d])\)",
+        r"\{([A-Da-d])\}",
+        r"\$([A-Da-d])\$",
+        r"(?<= )([A-Da-d])\.",
+    )
+)
+_BARE = re.compile(r"^\s*+([A-Da-d])\s*+$")
+
+
+def extract_option(response: str, options: tuple[str, ...] | None = None) -> str:
+    for pattern in _CASCADE:
+        found = pattern.findall(response)
+        if found:
+            return found[-1].upper()
+    if len(response) <= 5:
+        bare = _BARE.match(response)
+        if bare:
+            return bare.group(1).upper()
+    if options:
+        low = response.lower()
+        hits = [i for i, opt in enumerate(options) if opt.strip() and opt.strip().lower() in low]
+        if len(hits) == 1:
+            return "ABCD"[hits[0]]
+    return ""
