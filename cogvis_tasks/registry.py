@@ -14,6 +14,7 @@ BENCHMARKS: dict[str, str] = {
     "visfactor": "cogvis_tasks.visfactor.benchmark",
     "minds_eye": "cogvis_tasks.minds_eye.benchmark",
     "visualpuzzles": "cogvis_tasks.visualpuzzles.benchmark",
+    "mme_cc": "cogvis_tasks.mme_cc.benchmark",
 }
 
 

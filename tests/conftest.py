@@ -152,3 +152,11 @@ def visualpuzzles_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from visualpuzzles_fixtures import write_parquet
 
     return write_parquet(tmp_path_factory.mktemp("vp_data"), n=20, seed=3)
+
+
+@pytest.fixture(scope="session")
+def mme_cc_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A COGVIS_DATA_DIR holding an MME-CC release fixture (2 questions per file, 24 in all)."""
+    from mme_cc_fixtures import write_release
+
+    return write_release(tmp_path_factory.mktemp("mme_cc_data"), per_file=2, seed=4)

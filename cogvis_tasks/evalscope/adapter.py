@@ -92,7 +92,7 @@ class CogvisAdapter(VisionLanguageAdapter):
     # --- scoring --------------------------------------------------------------
     def match_score(self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState) -> Score:
         meta = task_state.metadata or {}
-        judge = {"ask": self._judge_ask()} if self._llm_extraction else {}
+        judge = {"ask": self._judge_ask()} if self._use_judge else {}
         row = benchmark(self.benchmark_name).score(meta, meta["subtest"], meta["item"], reference, original_prediction, **judge)
         return Score(
             value={"accuracy": float(row.correct)},
@@ -118,14 +118,15 @@ class CogvisAdapter(VisionLanguageAdapter):
         return JudgeDefinition.skip(score, reason="scored by the cogvis benchmark rules")
 
     @property
-    def _llm_extraction(self) -> bool:
+    def _use_judge(self) -> bool:
+        """MME-CC always uses a configured judge; Mind's Eye only with ``strategy: llm``."""
         judge = getattr(self._task_config, "judge", None)
-        return (
-            bool(getattr(benchmark(self.benchmark_name), "LLM_EXTRACTION", False))
-            and judge is not None
-            and str(judge.strategy) == "llm"
-            and bool(judge.models)
-        )
+        if judge is None or not judge.models:
+            return False
+        bench = benchmark(self.benchmark_name)
+        if getattr(bench, "REQUIRES_JUDGE", False):
+            return True
+        return bool(getattr(bench, "LLM_EXTRACTION", False)) and str(judge.strategy) == "llm"
 
     def _judge_ask(self) -> Callable[[str], str]:
         """A prompt -> reply call to the first model of evalscope's judge configuration."""
@@ -180,16 +181,17 @@ class CogvisAdapter(VisionLanguageAdapter):
             bench = benchmark(self.benchmark_name)
             repeats = max(len(v) for v in self._rows.values())
             reports = [bench.build_report(r for rows in self._rows.values() for r in rows[min(k, len(rows) - 1)]) for k in range(repeats)]
-            summary = _agg_scores(_mean_score([r.overall for r in reports]), "macro_mean", {"scope": "subtests"}, True, self._lenient)
+            how, scope = getattr(reports[0], "OVERALL", ("macro_mean", {"scope": "subtests"}))
+            summary = _agg_scores(_mean_score([r.overall for r in reports]), how, scope, True, self._lenient)
             if repeats > 1:
                 values = [r.overall.accuracy for r in reports]
-                summary.append(_agg("accuracy_std", "std", {"scope": "subtests"}, statistics.stdev(values), reports[0].overall.items))
+                summary.append(_agg("accuracy_std", "std", scope, statistics.stdev(values), reports[0].overall.items))
             for dimension, groups in reports[0].dimensions().items():
                 for name in groups:
                     values = [r.dimensions()[dimension][name] for r in reports]
                     summary.append(_agg("accuracy", "macro_mean", {dimension: name}, _mean_score(values).accuracy, values[0].items))
             for metric, dims, value, num in reports[0].extras() if repeats == 1 else []:
-                summary.append(_agg(metric, "sum" if metric.endswith("_answers") else "mean", dims, value, num))
+                summary.append(_agg(metric, "sum" if metric.endswith(("_answers", "_calls", "_errors")) else "mean", dims, value, num))
             scores = {**scores, SUMMARY_SUBSET: summary}
         return super()._on_generate_report(scores, model_name)
 

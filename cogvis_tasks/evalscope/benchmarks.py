@@ -12,6 +12,7 @@ from evalscope.constants import Tags
 
 from ..minds_eye.prompt import VARIANTS as MINDS_EYE_VARIANTS
 from ..minds_eye.tasks import TASKS as MINDS_EYE_TASKS
+from ..mme_cc.subtasks import SUBTASKS as MME_CC_SUBTASKS
 from ..visfactor.data import HF_DATASET_ID
 from ..visfactor.subtests import SUBTESTS
 from ..visualpuzzles.benchmark import VARIANTS as VP_VARIANTS
@@ -110,7 +111,31 @@ VISUALPUZZLES_META = BenchmarkMeta(
         "The official cascade of answer patterns, without its random fallback: unparseable answers are counted."
     ),
     metric_list=["accuracy"],
-    primary_metric=PRIMARY,
+    primary_metric=MetricSelector(name="accuracy", aggregation="max", dimensions={"scope": "prompt_conditions"}),
+    eval_split="test",
+    tags=[Tags.MULTI_MODAL, Tags.REASONING],
+)
+
+
+class MmeCcAdapter(CogvisAdapter):
+    benchmark_name = "mme_cc"
+    hub_id = "MaxwellWen/MME-CC"
+
+
+MME_CC_META = BenchmarkMeta(
+    name="mme_cc",
+    dataset_id="MaxwellWen/MME-CC",
+    subset_list=[s.id for s in MME_CC_SUBTASKS],
+    default_subset=MME_CC_SUBTASKS[0].id,
+    pretty_name="MME-CC (cogvis-tasks)",
+    description=(
+        "MME-CC: 1,173 free-form questions in 11 subtasks and 3 dimensions (SR, GR, VKR), scored by the official "
+        "protocol: an LLM judge (--judge models) sees the question, the reference with its scoring criteria and the "
+        "answer, and returns 0/1; a rule check settles unambiguous matches first (credit only). Judge errors, judge "
+        "calls and the share settled by rule are reported; the overall score is over all questions."
+    ),
+    metric_list=["accuracy"],
+    primary_metric=MetricSelector(name="accuracy", aggregation="mean", dimensions={"scope": "questions"}),
     eval_split="test",
     tags=[Tags.MULTI_MODAL, Tags.REASONING],
 )
@@ -123,6 +148,8 @@ def register_benchmarks(registry: Any, replace: Callable[..., Any]) -> None:
         registry["visfactor"] = replace(shipped, data_adapter=VisFactorAdapter, **_visfactor_fields(cot=False))
     if "visfactor_cot" not in registry:
         register_benchmark(BenchmarkMeta(name="visfactor_cot", **_visfactor_fields(cot=True)))(VisFactorCotAdapter)
+    if "mme_cc" not in registry:
+        register_benchmark(MME_CC_META)(MmeCcAdapter)
     if "visualpuzzles" not in registry:
         register_benchmark(VISUALPUZZLES_META)(VisualPuzzlesAdapter)
     for variant in MINDS_EYE_VARIANTS:

@@ -9,6 +9,7 @@ built.
 
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
 import functools
 import hashlib
@@ -106,7 +107,8 @@ def process_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str,
     bench = benchmark(doc["benchmark"])
     meta = record_metadata(doc)
     responses = [str(r) for r in results] or [""]
-    judge = {"ask": _judge()} if meta.get("extractor") == "llm" else {}
+    needs_judge = meta.get("extractor") == "llm" or getattr(bench, "REQUIRES_JUDGE", False)
+    judge = {"ask": _judge()} if needs_judge else {}
     payload = {"repeats": [bench.score(meta, doc["subtest"], doc["item"], doc["answer"], r, **judge).to_dict() for r in responses]}
     return {metric: payload for metric in task_metrics(doc["benchmark"], doc["subtest"], meta.get("extractor"))}
 
@@ -117,7 +119,9 @@ def _judge() -> Callable[[str], str]:
 
     lmms-eval's judge reads ``API_TYPE`` (provider, default openai), ``MODEL_VERSION``
     (judge model) and the provider's variables (``OPENAI_API_KEY``, ``OPENAI_API_URL``);
-    ``COGVIS_JUDGE_RETRIES`` / ``COGVIS_JUDGE_RETRY_DELAY`` bound its retries.
+    ``COGVIS_JUDGE_RETRIES`` / ``COGVIS_JUDGE_RETRY_DELAY`` bound its retries and
+    ``COGVIS_JUDGE_TIMEOUT`` (seconds, default 120) each call: lmms-eval's OpenAI
+    judge client sets no timeout of its own, so a hung judge would stall the run.
     """
     from lmms_eval.llm_judge import Request, ServerConfig, get_server
 
@@ -129,9 +133,15 @@ def _judge() -> Callable[[str], str]:
         retry_delay=float(os.getenv("COGVIS_JUDGE_RETRY_DELAY", "2")),
     )
     server = get_server(os.getenv("API_TYPE", "openai"), config)
+    timeout = float(os.getenv("COGVIS_JUDGE_TIMEOUT", "120"))
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=8, thread_name_prefix="cogvis-judge")
 
     def ask(prompt: str) -> str:
-        response = server.evaluate(Request(messages=[{"role": "user", "content": prompt}], config=config))
+        call = pool.submit(server.evaluate, Request(messages=[{"role": "user", "content": prompt}], config=config))
+        try:
+            response = call.result(timeout=timeout)
+        except concurrent.futures.TimeoutError:
+            raise TimeoutError(f"judge did not answer within {timeout:g} s") from None
         if not response.success:
             raise RuntimeError(response.error_message or "judge request failed")
         return response.content
@@ -193,6 +203,17 @@ def extractor_agreement(payloads: Sequence[Mapping[str, Any]]) -> float:
     """Share of judged rows where the rule-based reader chose the same as the judge."""
     judged = [r for rows in _per_repeat(payloads) for r in rows if "rule_choice" in r.tags and "judge_error" not in r.tags]
     return sum(r.tags["rule_choice"] == r.prediction for r in judged) / len(judged) if judged else float("nan")
+
+
+def judge_calls(payloads: Sequence[Mapping[str, Any]]) -> int:
+    """Judge requests made (rows settled by rule need none), all repeats."""
+    return sum(int(r.tags.get("judge_calls", 0)) for rows in _per_repeat(payloads) for r in rows)
+
+
+def rule_settled(payloads: Sequence[Mapping[str, Any]]) -> float:
+    """Share of rows credited by the rule check without a judge call."""
+    rows = [r for rows in _per_repeat(payloads) for r in rows]
+    return sum(r.tags.get("settled") == "rule" for r in rows) / len(rows) if rows else float("nan")
 
 
 def none_answers(payloads: Sequence[Mapping[str, Any]]) -> int:

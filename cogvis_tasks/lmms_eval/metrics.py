@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from ..minds_eye.tasks import BY_ID as MINDS_EYE_TASKS
 from ..minds_eye.tasks import MT_DISTRACTOR_TYPES
+from ..mme_cc.subtasks import SUBTASKS as MME_CC_SUBTASKS
 from ..visualpuzzles.benchmark import CATEGORIES as VP_CATEGORIES
 from ..visualpuzzles.benchmark import DIFFICULTIES as VP_DIFFICULTIES
 
 COMMON = ("accuracy", "items", "unparsed_rows", "failed_requests")
+MME_CC_DIMS = {s.id: s.dimension for s in MME_CC_SUBTASKS}
 #: Metrics a group sums instead of averaging.
 COUNTS = ("items", "unparsed_rows", "failed_requests", "none_answers")
 
@@ -38,6 +40,10 @@ def task_metrics(benchmark: str, subtest: str, extractor: str | None = None) -> 
             names["judge_errors"] = "judge_errors"
             names["extractor_agreement"] = "extractor_agreement"
         return names
+    if benchmark == "mme_cc":
+        names = {m: m for m in ("accuracy", "items", "failed_requests", "judge_errors", "judge_calls", "rule_settled")}
+        names[f"dim_{MME_CC_DIMS[subtest].lower()}"] = "accuracy"
+        return names
     if benchmark == "visualpuzzles":
         names = {m: m for m in COMMON}
         names.update({f"acc_{c}": f"acc_{c}" for c in VP_CATEGORIES + VP_DIFFICULTIES})
@@ -47,12 +53,23 @@ def task_metrics(benchmark: str, subtest: str, extractor: str | None = None) -> 
 
 
 def group_metrics(benchmark: str, extractor: str | None = None) -> dict[str, str]:
-    """Metric name -> 'mean' (unweighted over the tasks reporting it) or 'total'."""
+    """Metric name -> "mean" (unweighted over the tasks reporting it), "weighted" (by task size), "total" or "best"."""
     if benchmark == "visfactor":
         averaged: tuple[str, ...] = ("accuracy", "lenient")
         counted: tuple[str, ...] = ("items", "unparsed_rows", "failed_requests")
     elif benchmark == "visualpuzzles":  # a group of the two prompt conditions reports the better one
         return {"accuracy": "best", "unparsed_rows": "total", "failed_requests": "total"}
+    elif benchmark == "mme_cc":  # the paper's scores are over all questions: size-weighted means
+        return {
+            "accuracy": "weighted",
+            "dim_sr": "weighted",
+            "dim_gr": "weighted",
+            "dim_vkr": "weighted",
+            "items": "total",
+            "failed_requests": "total",
+            "judge_errors": "total",
+            "judge_calls": "total",
+        }
     else:
         averaged = ("accuracy", "abstraction", "relation", "transformation")
         counted = COUNTS
@@ -63,7 +80,20 @@ def group_metrics(benchmark: str, extractor: str | None = None) -> dict[str, str
 
 
 HIGHER_IS_BETTER = frozenset(
-    {"accuracy", "lenient", "abstraction", "relation", "transformation", "extractor_agreement", "acc_image_options", "acc_text_options"}
+    {
+        "accuracy",
+        "lenient",
+        "abstraction",
+        "relation",
+        "transformation",
+        "extractor_agreement",
+        "acc_image_options",
+        "acc_text_options",
+        "dim_sr",
+        "dim_gr",
+        "dim_vkr",
+        "rule_settled",
+    }
     | {f"acc_{lvl}" for t in MINDS_EYE_TASKS.values() for lvl in t.difficulty_levels}
     | {f"acc_{v}" for v in VP_CATEGORIES + VP_DIFFICULTIES}
 )

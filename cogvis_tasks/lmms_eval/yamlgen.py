@@ -13,6 +13,8 @@ import re
 from pathlib import Path
 
 from ..minds_eye.tasks import TASKS as MINDS_EYE_TASKS
+from ..mme_cc.subtasks import DIMENSIONS as MME_CC_DIMENSIONS
+from ..mme_cc.subtasks import SUBTASKS as MME_CC_SUBTASKS
 from ..visfactor.subtests import SUBTESTS
 from ..visualpuzzles.benchmark import VARIANTS as VP_VARIANTS
 from .metrics import HIGHER_IS_BETTER, group_metrics, task_metrics
@@ -79,7 +81,8 @@ def _task(name: str, alias: str, template: str, metrics: dict[str, str]) -> str:
 
 def _group(name: str, alias: str, members: list[str], metrics: dict[str, str]) -> str:
     agg = "".join(
-        f"  - metric: {metric}\n    aggregation: {'mean' if how == 'mean' else f'!function {DOCS}.{how}'}\n    weight_by_size: false\n"
+        f"  - metric: {metric}\n    aggregation: {'mean' if how in ('mean', 'weighted') else f'!function {DOCS}.{how}'}\n"
+        f"    weight_by_size: {str(how == 'weighted').lower()}\n"
         for metric, how in metrics.items()
     )
     tasks = "".join(f"  - {m}\n" for m in members)
@@ -153,10 +156,30 @@ def _visualpuzzles(files: dict[str, str], manifest: dict[str, list[dict[str, str
     )
 
 
+def _mme_cc(files: dict[str, str], manifest: dict[str, list[dict[str, str]]]) -> None:
+    # Our `mme_cc` group replaces lmms-eval's built-in exact-match task of that name when the plugin is on.
+    template = "_mme_cc_template_yaml"
+    files[f"mme_cc/{template}"] = _template(4096)
+    groups = group_metrics("mme_cc")
+    by_dim: dict[str, list[str]] = {}
+    for sub in MME_CC_SUBTASKS:
+        name = f"mme_cc_{sub.task_suffix}"
+        files[f"mme_cc/{name}.yaml"] = _task(name, sub.name, template, task_metrics("mme_cc", sub.id))
+        manifest[name] = [{"benchmark": "mme_cc", "subtests": json.dumps([sub.id]), "variant": "default"}]
+        by_dim.setdefault(sub.dimension, []).append(name)
+    dim_groups = []
+    for dim, members in by_dim.items():
+        group = f"mme_cc_dim_{dim.lower()}"
+        files[f"mme_cc/{group}.yaml"] = _group(group, MME_CC_DIMENSIONS[dim], members, groups)
+        dim_groups.append(group)
+    files["mme_cc/mme_cc.yaml"] = _group("mme_cc", "MME-CC", dim_groups, groups)
+
+
 def render() -> dict[str, str]:
     """Relative path -> file content for the whole task folder."""
     files: dict[str, str] = {}
-    for folder, build in (("visfactor", _visfactor), ("minds_eye", _minds_eye), ("visualpuzzles", _visualpuzzles)):
+    builders = (("visfactor", _visfactor), ("minds_eye", _minds_eye), ("visualpuzzles", _visualpuzzles), ("mme_cc", _mme_cc))
+    for folder, build in builders:
         manifest: dict[str, list[dict[str, str]]] = {}
         build(files, manifest)
         files[f"{folder}/_manifest.json"] = json.dumps(manifest, indent=1, sort_keys=True) + "\n"

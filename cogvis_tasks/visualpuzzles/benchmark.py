@@ -69,7 +69,9 @@ def samples(
     subtests: Iterable[str] | None = None, variant: str | None = None, local_path: str | os.PathLike[str] | None = None
 ) -> list[Sample]:
     """Samples of the requested prompt conditions (``subtests``; ``variant`` is a synonym)."""
-    wanted = [s.lower() for s in subtests] if subtests is not None else [variant] if variant in VARIANTS else list(VARIANTS)
+    if variant is not None and variant not in VARIANTS:
+        raise ValueError(f"unknown VisualPuzzles prompt condition {variant!r}; expected {VARIANTS}")
+    wanted = [s.lower() for s in subtests] if subtests is not None else [variant] if variant else list(VARIANTS)
     unknown = set(wanted) - set(VARIANTS)
     if unknown:
         raise ValueError(f"unknown VisualPuzzles prompt condition(s) {sorted(unknown)}; expected {VARIANTS}")

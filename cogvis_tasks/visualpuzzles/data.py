@@ -65,15 +65,15 @@ def load(local_path: str | os.PathLike[str] | None = None) -> tuple[Puzzle, ...]
 def _load_file(path: str, mtime_ns: int) -> tuple[Puzzle, ...]:
     del mtime_ns
     if path.endswith(".jsonl"):
-        records = []
+        records = []  # (line index, record): errors name the file line in both kinds of message
         with open(path, encoding="utf-8") as fh:
             for n, line in enumerate(fh):
                 if line.strip():
                     try:
-                        records.append(json.loads(line))
+                        records.append((n, json.loads(line)))
                     except json.JSONDecodeError as exc:
                         raise DataError(path, n, None, f"malformed JSON line ({exc.msg})") from None
-        return tuple(_puzzle(r, path, n, Path(path).parent) for n, r in enumerate(records))
+        return tuple(_puzzle(r, path, n, Path(path).parent) for n, r in records)
     import pyarrow.parquet as pq
 
     table = pq.read_table(path)
@@ -110,8 +110,8 @@ def _puzzle(rec: dict[str, Any], path: str, n: int, base: Path | None) -> Puzzle
     for field in ("id", "image", "question", "answer", "category", "difficulty"):
         if rec.get(field) in (None, ""):
             raise DataError(path, n, field, "missing")
-    answer = str(rec["answer"]).strip().strip("()").upper()
-    if answer not in LETTERS:
+    answer = str(rec["answer"]).strip().strip("()").strip().upper()
+    if len(answer) != 1 or answer not in LETTERS:
         raise DataError(path, n, "answer", f"not one of {LETTERS}: {rec['answer']!r}")
     options = rec.get("options")
     if options is not None and (not isinstance(options, list) or len(options) != 4):

@@ -26,12 +26,14 @@ _BARE = re.compile(r"^\s*+([A-Da-d])\s*+$")
 
 
 def extract_option(response: str, options: tuple[str, ...] | None = None) -> str:
+    padded = " " + response.strip()  # as the official parser does, so "B." at the start counts
     for pattern in _CASCADE:
-        found = pattern.findall(response)
+        found = pattern.findall(padded)
         if found:
             return found[-1].upper()
-    if len(response) <= 5:
-        bare = _BARE.match(response)
+    stripped = response.strip()
+    if len(stripped) <= 5:
+        bare = _BARE.match(stripped)
         if bare:
             return bare.group(1).upper()
     if options:

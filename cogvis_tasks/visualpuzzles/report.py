@@ -11,6 +11,8 @@ from ..core.aggregate import GroupScore, RowResult, scores_by, subtest_scores
 
 @dataclass(frozen=True)
 class VisualPuzzlesReport:
+    OVERALL = ("max", {"scope": "prompt_conditions"})  # the paper reports the better of direct and CoT
+
     variants: dict[str, GroupScore]
     breakdown: dict[str, dict[str, GroupScore]]  # tag -> "<variant>/<value>" -> score
     overall: GroupScore  # the best of the conditions present

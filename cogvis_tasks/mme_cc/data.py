@@ -1,0 +1,111 @@
+"""Load MME-CC: 12 JSON files at the dataset root plus one image folder per subtask.
+
+Sources: ``local_path`` / ``$COGVIS_DATA_DIR/mme_cc/`` holding the files, else the hub
+(``MaxwellWen/MME-CC``, downloaded as a snapshot). The reference is the text after
+``## The correct answer is:``; a ``## Scoring criteria:`` part is kept for the judge.
+Image paths come from the data and must stay inside the dataset root.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core import images as imgs
+from ..core.datadir import ENV_DATA_DIR
+from ..core.errors import DataError
+from .subtasks import FILES, canonical
+
+HF_DATASET_ID = "MaxwellWen/MME-CC"
+ANSWER_MARK = "## The correct answer is:"
+CRITERIA_MARK = "## Scoring criteria:"
+
+
+@dataclass(frozen=True)
+class Question:
+    subtask: str
+    key: str  # "<file>#<index>"
+    prompt: str
+    images: tuple[bytes, ...]
+    reference: str
+    criteria: str
+    source: str
+    row: int
+
+
+def root(local_path: str | os.PathLike[str] | None = None) -> Path:
+    if local_path is not None:
+        path = Path(local_path).expanduser()
+        return path / "mme_cc" if (path / "mme_cc").is_dir() else path
+    env = os.environ.get(ENV_DATA_DIR)
+    if env:
+        return Path(env).expanduser() / "mme_cc"
+    from huggingface_hub import snapshot_download
+
+    return Path(snapshot_download(HF_DATASET_ID, repo_type="dataset"))
+
+
+def split_reference(text: str) -> tuple[str, str]:
+    """(reference, scoring criteria) from a ground-truth answer text."""
+    body = text.split(ANSWER_MARK, 1)[1] if ANSWER_MARK in text else text
+    reference, _, criteria = body.partition(CRITERIA_MARK)
+    return reference.strip(), criteria.strip()
+
+
+def load(local_path: str | os.PathLike[str] | None = None) -> tuple[Question, ...]:
+    base = root(local_path)
+    files = [base / name for name in FILES if (base / name).is_file()]
+    if not files:
+        raise FileNotFoundError(f"mme_cc: none of {sorted(FILES)} under {str(base)!r}")
+    return tuple(q for f in files for q in _load_file(str(f.resolve()), str(base.resolve()), f.stat().st_mtime_ns))
+
+
+@functools.lru_cache(maxsize=16)
+def _load_file(path: str, base: str, mtime_ns: int) -> tuple[Question, ...]:
+    del mtime_ns
+    try:
+        with open(path, encoding="utf-8") as fh:
+            raw = json.load(fh)
+    except json.JSONDecodeError as exc:
+        raise DataError(path, f"line {exc.lineno}", None, f"malformed JSON ({exc.msg})") from None
+    records = raw.get("data") if isinstance(raw, dict) else raw
+    if not isinstance(records, list):
+        raise DataError(path, "top level", None, "expected a list of records")
+    default = FILES[Path(path).name]
+    return tuple(_question(r, path, n, Path(base), default) for n, r in enumerate(records))
+
+
+def _question(rec: Any, path: str, n: int, base: Path, default: str) -> Question:
+    if not isinstance(rec, dict):
+        raise DataError(path, n, None, "record is not an object")
+    prompt = rec.get("prompt")
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise DataError(path, n, "prompt", "missing or empty")
+    truth = rec.get("ground_truth")
+    answer = truth.get("answer") if isinstance(truth, dict) else None
+    if not isinstance(answer, str) or not answer.strip():
+        raise DataError(path, n, "ground_truth.answer", "missing or empty")
+    image_list = rec.get("image_list") or []
+    if not isinstance(image_list, list) or not all(isinstance(p, str) for p in image_list):
+        raise DataError(path, n, "image_list", "expected a list of relative paths")
+    extra = rec.get("extra") if isinstance(rec.get("extra"), dict) else {}
+    named = extra.get("Subtask") or extra.get("subtask") or (image_list[0].split("/", 1)[0] if image_list else "")
+    subtask = canonical(str(named)) or default
+    images = []
+    for rel in image_list:
+        target = (base / rel).resolve()
+        if Path(rel).is_absolute() or not target.is_relative_to(base.resolve()):
+            raise DataError(path, n, "image_list", f"image path {rel!r} leaves the dataset root; refused")
+        if not target.is_file():
+            raise DataError(path, n, "image_list", f"image file {rel!r} does not exist")
+        data = target.read_bytes()
+        imgs.check_header(data, path, n, "image_list")
+        images.append(data)
+    reference, criteria = split_reference(answer)
+    if not reference:
+        raise DataError(path, n, "ground_truth.answer", f"no reference after {ANSWER_MARK!r}")
+    return Question(subtask, f"{Path(path).stem}#{n}", prompt, tuple(images), reference, criteria, path, n)

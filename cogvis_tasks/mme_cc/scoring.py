@@ -1,0 +1,87 @@
+"""MME-CC scoring: a rule check that only ever grants credit, then the LLM judge.
+
+The official protocol is a judge that sees the question, the reference with its
+scoring criteria and the model's answer, judges only the final answer, and
+returns 0 or 1 (``{"answer_score": [[s]]}``). Before calling it, an unambiguous
+match (the normalised final answer equals the reference; for Maze and counting,
+the same numbers) settles the row without a judge call. The rule never gives 0:
+anything it cannot confirm goes to the judge. Judge replies are parsed strictly
+and anything unreadable is a judge error, never a silent 0.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .subtasks import NUMERIC_SET
+
+_FINAL = re.compile(r"(?i)(?:final\s++answer|answer)\s*+(?:is)?\s*+[:：]")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_SCORE = re.compile(r'"?answer_score"?\s*+:\s*+\[?\s*+\[?\s*+"?([01](?:\.0+)?)"?\s*+\]?\s*+\]?')
+_NORMALIZE = re.compile(r"[\s\W_]+", re.UNICODE)
+
+RUBRICS = {
+    "Unblock_Me": (
+        "Special rule for this task: the answer is correct only if the minimum number of moves equals the "
+        "reference AND the set of blocks moved is exactly the reference set (the order of moves does not matter)."
+    ),
+    "Sandbagging": (
+        "Special rule for this task: the question asks for exactly one of four sub-answers to be right; the "
+        "answer is correct only if exactly one of its four sub-answers is right, as the reference describes."
+    ),
+}
+
+
+def final_answer(response: str) -> str:
+    """The model's final answer: after the last 'answer:' marker, else the last non-empty line."""
+    ends = [m.end() for m in _FINAL.finditer(response)]
+    if ends:
+        return response[ends[-1] :].strip()
+    lines = [line.strip() for line in response.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+def _norm(text: str) -> str:
+    return _NORMALIZE.sub(" ", text.lower()).strip()
+
+
+def rule_credit(subtask: str, response: str, reference: str) -> bool:
+    """True only on an unambiguous match; False means 'ask the judge', never 'wrong'."""
+    answer = final_answer(response)
+    if not answer:
+        return False
+    if subtask in NUMERIC_SET:
+        got, want = _NUMBER.findall(answer), _NUMBER.findall(reference)
+        if subtask == "Maze":
+            return bool(want) and sorted(map(float, got)) == sorted(map(float, want))
+        return bool(want) and len(want) == 1 and got == want
+    return bool(_norm(reference)) and _norm(answer) == _norm(reference)
+
+
+def judge_prompt(subtask: str, question: str, reference: str, criteria: str, response: str) -> str:
+    parts = [
+        "You are grading a model's answer to a visual reasoning question. Judge only the model's FINAL answer, "
+        "not its reasoning. The answer is correct only if every part of it is right; equivalent forms of the "
+        "reference are accepted.",
+        f"## Question\n{question.strip()}",
+        f"## Reference answer\n{reference.strip()}",
+    ]
+    if criteria:
+        parts.append(f"## Scoring criteria\n{criteria.strip()}")
+    if subtask in RUBRICS:
+        parts.append(RUBRICS[subtask])
+    parts.append(f"## Model answer\n{response.strip()}")
+    parts.append('Reply with a JSON block only: {"answer_score": [[1]]} if the final answer is correct, {"answer_score": [[0]]} if not.')
+    return "\n\n".join(parts)
+
+
+class JudgeReplyError(ValueError):
+    """The judge reply holds no readable 0/1 answer_score."""
+
+
+def parse_judge(reply: str) -> bool:
+    """The judge's verdict from a reply like ``{"answer_score": [[1]]}`` (the last score wins)."""
+    found = _SCORE.findall(reply[-4000:])
+    if not found:
+        raise JudgeReplyError(f"no answer_score in judge reply: {reply[:120]!r}")
+    return float(found[-1]) >= 0.5

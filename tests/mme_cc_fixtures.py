@@ -1,0 +1,66 @@
+"""An MME-CC fixture in the released layout: 12 JSON files at the root, one image folder per subtask."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from cogvis_tasks.core.rng import rng_for
+from cogvis_tasks.mme_cc.subtasks import FILES
+
+#: A reference answer per subtask (Maze: path numbers, counting: one number).
+REFERENCES = {
+    "Satellite_Image_Matching": "Image 3",
+    "Indoor_Directional_Reasoning": "The sofa is to the left of the window.",
+    "Indoor_Deduplication_Counting": "7",
+    "Gomoku_Variation": "Black wins at (4, 5)",
+    "Maze": "2, 5, 9, 14",
+    "Unblock_Me": "Minimum moves: 3; blocks moved: A, C, F",
+    "Jigsaw_Puzzle": "2-1-4-3",
+    "Chart_Modification": "Change the bar for 2019 to 42",
+    "Sandbagging": "Sub-answer 2 is correct: 17",
+    "Counterfactual_Instruction": "Blue",
+    "Finding_Wrong_Answer": "Step 3 is wrong",
+}
+
+
+def png(seed: int, key: str) -> bytes:
+    rng = rng_for(seed, "mme-cc-image", key)
+    img = Image.new("RGB", (40, 40), tuple(rng.randrange(256) for _ in range(3)))
+    ImageDraw.Draw(img).line((rng.randrange(40), 0, rng.randrange(40), 39), fill="black", width=2)
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def write_release(root: Path, per_file: int = 2, seed: int = 0) -> Path:
+    """``root/mme_cc/<File>.json`` + images; returns ``root`` (use it as COGVIS_DATA_DIR)."""
+    base = root / "mme_cc"
+    for name, subtask in FILES.items():
+        folder = Path(name).stem  # Maze06 / Maze10 keep their own image folders
+        records: list[dict[str, Any]] = []
+        for i in range(per_file):
+            images = []
+            for k in range(1 + (i % 2)):
+                rel = f"{folder}/{i}_{k}.png"
+                (base / folder).mkdir(parents=True, exist_ok=True)
+                (base / rel).write_bytes(png(seed, rel))
+                images.append(rel)
+            answer = f"## The correct answer is: {REFERENCES[subtask]}"
+            if i % 2:
+                answer += "\n## Scoring criteria: every part must match."
+            record: dict[str, Any] = {
+                "prompt": f"{subtask} question {i}: look at the image(s) and answer.",
+                "image_list": images,
+                "ground_truth": {"answer": answer},
+            }
+            if i == 0:
+                record["extra"] = {"Subtask" if subtask != "Maze" else "subtask": folder}
+            records.append(record)
+        base.mkdir(parents=True, exist_ok=True)
+        (base / name).write_text(json.dumps(records, indent=1), encoding="utf-8")
+    return root

@@ -1,0 +1,147 @@
+"""MME-CC through the stock lmms-eval and evalscope CLIs: the stub is the model and the judge.
+
+Some answers match the reference exactly (settled by rule, no judge call), some
+are paraphrases (the judge decides), one judge reply is garbage and one judge
+call times out: both must be counted as judge errors, not as wrong answers.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import OracleResponder, harness_env, lmms_results, run
+from openai_stub import Delay, Garbage, StubServer, message_parts
+
+from cogvis_tasks.mme_cc import benchmark as mme_cc
+
+pytestmark = pytest.mark.slow
+MODEL, JUDGE = "stub-vlm", "stub-judge"
+
+
+class ModelAndJudge:
+    def __init__(self, samples: list) -> None:
+        self.oracle = OracleResponder(samples)
+        ids = sorted(s.id for s in samples)
+        self.paraphrased = set(ids[::3])  # answered in other words: the judge must decide
+        self.wrong = {ids[1]}  # answered wrongly: the judge says 0
+        self.garbage = {ids[3]}  # the judge replies with garbage (twice)
+        self.slow = {ids[6]}  # the judge times out
+        self.by_prompt: dict[str, str] = {}
+
+    def __call__(self, body: dict) -> object:
+        if body["model"] == JUDGE:
+            prompt = message_parts(body)[0][1]
+            sid = next(sid for marker, sid in self.by_prompt.items() if marker in prompt)
+            if sid in self.garbage:
+                return Garbage(b"<html>bad gateway</html>")
+            if sid in self.slow:
+                return Delay(8, then='{"answer_score": [[1]]}')
+            return '```json\n{"answer_score": [[0]]}\n```' if sid in self.wrong else '{"answer_score": [[1]]}'
+        parts = message_parts(body)
+        assert parts[-1][0] == "text" and all(k == "image" for k, _ in parts[:-1])
+        sample = self.oracle.sample_for(body)
+        if sample.id in self.paraphrased or sample.id in self.wrong:
+            marker = f"[answer of {sample.id}]"
+            self.by_prompt[marker] = sample.id
+            return f"After checking everything, my conclusion {marker} is written in other words."
+        return f"Reasoning...\nFinal answer: {sample.answer}"
+
+
+def _expected(model: ModelAndJudge, samples: list) -> tuple[int, int, int]:
+    judged = model.paraphrased | model.wrong
+    errors = judged & (model.garbage | model.slow)
+    correct = len(samples) - len(model.wrong) - len(errors)
+    return correct, len(judged), len(errors)
+
+
+def test_lmms_eval_rule_then_judge(tmp_path: Path, mme_cc_root: Path, stub: StubServer) -> None:
+    samples = mme_cc.samples(local_path=mme_cc_root)
+    model = ModelAndJudge(samples)
+    stub.responder = model
+    env = harness_env(
+        tmp_path,
+        mme_cc_root,
+        LMMS_EVAL_PLUGINS="cogvis_tasks",
+        API_TYPE="openai",
+        MODEL_VERSION=JUDGE,
+        OPENAI_API_URL=stub.url,
+        COGVIS_JUDGE_RETRIES="1",
+        COGVIS_JUDGE_RETRY_DELAY="0",
+        COGVIS_JUDGE_TIMEOUT="2",
+    )
+    model_args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,timeout=60"
+    run(
+        ["lmms-eval", "--model", "openai", "--model_args", model_args, "--tasks", "mme_cc", "--output_path", str(tmp_path / "o")],
+        env,
+        tmp_path,
+        timeout=900,
+    )
+    res = lmms_results(tmp_path / "o")["results"]
+    correct, judged, errors = _expected(model, samples)
+    assert res["mme_cc"]["accuracy,none"] == pytest.approx(correct / len(samples))
+    assert res["mme_cc"]["judge_errors,none"] == errors
+    assert res["mme_cc"]["items,none"] == len(samples)
+    judge_requests = [b for b in stub.requests if b["model"] == JUDGE]
+    retried = (model.garbage | model.slow) & (model.paraphrased | model.wrong)  # asked twice before counting as an error
+    assert res["mme_cc"]["judge_calls,none"] == len(judge_requests) == judged + len(retried)
+    assert res["mme_cc_maze"]["accuracy,none"] >= 0  # Maze06 + Maze10 reported as one subtask
+    assert "mme_cc_dim_gr" in res and "mme_cc_dim_vkr" in res
+
+
+def test_evalscope_rule_then_judge(tmp_path: Path, mme_cc_root: Path, stub: StubServer) -> None:
+    samples = mme_cc.samples(local_path=mme_cc_root)
+    model = ModelAndJudge(samples)
+    model.slow = set()  # evalscope's own judge client retries timeouts for long; keep this run fast
+    stub.responder = model
+    judge = {
+        "strategy": "llm",
+        "models": [
+            {
+                "model_id": JUDGE,
+                "api_url": stub.url,
+                "api_key": "EMPTY",
+                "generation_config": {"retries": 1, "retry_interval": 0, "timeout": 20},
+            }
+        ],
+    }
+    gen = json.dumps({"max_tokens": 256, "temperature": 0.0, "retries": 1, "retry_interval": 0})
+    work = tmp_path / "work"
+    proc = run(
+        [
+            "evalscope",
+            "eval",
+            "--model",
+            MODEL,
+            "--api-url",
+            stub.url,
+            "--api-key",
+            "EMPTY",
+            "--eval-type",
+            "openai_api",
+            "--datasets",
+            "mme_cc",
+            "--generation-config",
+            gen,
+            "--model-args",
+            '{"max_retries": 0}',
+            "--judge",
+            json.dumps(judge),
+            "--work-dir",
+            str(work),
+            "--no-timestamp",
+        ],
+        harness_env(tmp_path, mme_cc_root),
+        tmp_path,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    report = json.loads((work / "reports" / MODEL / "mme_cc.json").read_text())
+    metrics = {(m["identity"]["name"], json.dumps(m["identity"]["dimensions"], sort_keys=True)): m["score"] for m in report["metrics"]}
+    correct, judged, errors = _expected(model, samples)
+    assert report["primary_metric_identity"] == {"name": "accuracy", "aggregation": "mean", "dimensions": {"scope": "questions"}}
+    assert metrics[("accuracy", json.dumps({"scope": "questions"}))] == pytest.approx(correct / len(samples), abs=1e-4)
+    assert metrics[("judge_errors", json.dumps({"scope": "all"}))] == errors
+    assert metrics[("rule_settled_share", json.dumps({"scope": "all"}))] == pytest.approx((len(samples) - judged) / len(samples), abs=1e-4)
+    for dim in ("Spatial Reasoning", "Geometric Reasoning", "Visual Knowledge Reasoning"):
+        assert ("accuracy", json.dumps({"dimension": dim})) in metrics
