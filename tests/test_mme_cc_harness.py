@@ -145,3 +145,51 @@ def test_evalscope_rule_then_judge(tmp_path: Path, mme_cc_root: Path, stub: Stub
     assert metrics[("rule_settled_share", json.dumps({"scope": "all"}))] == pytest.approx((len(samples) - judged) / len(samples), abs=1e-4)
     for dim in ("Spatial Reasoning", "Geometric Reasoning", "Visual Knowledge Reasoning"):
         assert ("accuracy", json.dumps({"dimension": dim})) in metrics
+
+
+def test_oracle_without_judge_and_name_priority(
+    tmp_path: Path, mme_cc_root: Path, visualpuzzles_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The oracle's exact answers are settled by rule (no judge needed) in both harnesses, and our
+    `mme_cc` wins over lmms-eval's built-in exact-match task of the same name when the plugin is on."""
+    root = tmp_path / "data"
+    root.mkdir()
+    (root / "mme_cc").symlink_to(mme_cc_root / "mme_cc")
+    (root / "visualpuzzles").symlink_to(visualpuzzles_root / "visualpuzzles")
+    env = harness_env(tmp_path, root, LMMS_EVAL_PLUGINS="cogvis_tasks")
+    run(["lmms-eval", "--model", "cogvis_oracle", "--tasks", "mme_cc,visualpuzzles", "--output_path", str(tmp_path / "o")], env, tmp_path)
+    res = lmms_results(tmp_path / "o")["results"]
+    assert res["mme_cc"]["accuracy,none"] == 1.0 and res["mme_cc"]["judge_calls,none"] == 0 and res["mme_cc"]["judge_errors,none"] == 0
+    assert res["visualpuzzles"]["accuracy,none"] == 1.0
+    work = tmp_path / "work"
+    proc = run(
+        [
+            "evalscope",
+            "eval",
+            "--model",
+            "cogvis_oracle",
+            "--eval-type",
+            "custom",
+            "--datasets",
+            "mme_cc",
+            "visualpuzzles",
+            "--work-dir",
+            str(work),
+            "--no-timestamp",
+        ],
+        env,
+        tmp_path,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    for bench in ("mme_cc", "visualpuzzles"):
+        report = json.loads((work / "reports" / "cogvis_oracle" / f"{bench}.json").read_text())
+        primary = next(m for m in report["metrics"] if m["identity"] == report["primary_metric_identity"])
+        assert primary["score"] == 1.0, bench
+
+    monkeypatch.setenv("LMMS_EVAL_PLUGINS", "cogvis_tasks")
+    from cogvis_tasks.lmms_eval import compat
+
+    compat.install()
+    from lmms_eval.tasks import TaskManager
+
+    assert compat.TASKS_DIR in Path(TaskManager()._task_index["mme_cc"]["yaml_path"]).parents

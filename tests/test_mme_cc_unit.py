@@ -41,9 +41,7 @@ DIMENSION_OF = {
     **dict.fromkeys(SUBTASK_IDS[3:8], "Geometric Reasoning"),
     **dict.fromkeys(SUBTASK_IDS[8:], "Visual Knowledge Reasoning"),
 }
-RELEASE_FILES = sorted(
-    [f"{s}.json" for s in SUBTASK_IDS if s != "Maze"] + ["Maze06.json", "Maze10.json"]
-)
+RELEASE_FILES = sorted([f"{s}.json" for s in SUBTASK_IDS if s != "Maze"] + ["Maze06.json", "Maze10.json"])
 FAILED = "[LMMS_EVAL_REQUEST_FAILED after 3 retries: 500 boom]"
 YES, NO = '{"answer_score": [[1]]}', '{"answer_score": [[0]]}'
 
@@ -57,7 +55,9 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_release(tmp_path_factory.mktemp("mme_cc_unit"), per_file=2, seed=0)
 
 
-def _record(prompt: str = "Which one?", images: list[str] | None = None, answer: str = "## The correct answer is: Blue", **over: Any) -> dict:
+def _record(
+    prompt: str = "Which one?", images: list[str] | None = None, answer: str = "## The correct answer is: Blue", **over: Any
+) -> dict:
     rec: dict[str, Any] = {"prompt": prompt, "image_list": images if images is not None else [], "ground_truth": {"answer": answer}}
     rec.update(over)
     return rec
@@ -197,7 +197,9 @@ def test_local_source_without_files_is_an_error_not_a_download(tmp_path: Path, m
         ("Chart_Modification.json", None, [], "Chart_Modification"),
     ],
 )
-def test_subtask_from_extra_then_image_folder_then_file(tmp_path: Path, file: str, extra: dict | None, images: list[str], expected: str) -> None:
+def test_subtask_from_extra_then_image_folder_then_file(
+    tmp_path: Path, file: str, extra: dict | None, images: list[str], expected: str
+) -> None:
     rec = _record(images=images)
     if extra is not None:
         rec["extra"] = extra
@@ -211,7 +213,11 @@ def test_subtask_from_extra_then_image_folder_then_file(tmp_path: Path, file: st
     [
         ("## The correct answer is: Blue", "Blue", ""),
         ("## The correct answer is:\n  Blue  \n## Scoring criteria: the exact colour", "Blue", "the exact colour"),
-        ("Task recap.\n## The correct answer is: 2, 5, 9\n## Scoring criteria:\n- ascending\n- all three", "2, 5, 9", "- ascending\n- all three"),
+        (
+            "Task recap.\n## The correct answer is: 2, 5, 9\n## Scoring criteria:\n- ascending\n- all three",
+            "2, 5, 9",
+            "- ascending\n- all three",
+        ),
         ("## The correct answer is: Black wins ## Scoring criteria: both parts", "Black wins", "both parts"),
         ("Blue", "Blue", ""),  # no marker: the whole text is the reference
         ("  Step 3 is wrong \n", "Step 3 is wrong", ""),
@@ -346,7 +352,11 @@ def test_final_answer(response: str, expected: str) -> None:
         ("Counterfactual_Instruction", "Answer: Red\nFinal answer: **Blue**", "Blue"),
         ("Counterfactual_Instruction", "Reasoning.\n\nBlue.", "Blue"),  # no marker: the last non-empty line
         ("Indoor_Directional_Reasoning", "Final answer: the sofa is to the LEFT of the window", "The sofa is to the left of the window."),
-        ("Indoor_Directional_Reasoning", "Final answer: The  sofa is to the\nleft of the window.", "The sofa is to the left of the window."),
+        (
+            "Indoor_Directional_Reasoning",
+            "Final answer: The  sofa is to the\nleft of the window.",
+            "The sofa is to the left of the window.",
+        ),
         ("Gomoku_Variation", "Final answer: Black wins at (4,5)", "Black wins at (4, 5)"),
         ("Jigsaw_Puzzle", "Final answer: 2 - 1 - 4 - 3", "2-1-4-3"),
         ("Satellite_Image_Matching", "The answer is: image 3.", "Image 3"),
@@ -396,11 +406,6 @@ def test_rule_asks_the_judge_otherwise(subtask: str, response: str, reference: s
     assert rule_credit(subtask, response, reference) is False
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: rule_credit normalises away '-', '.' and '/' as punctuation, so answers differing only in a sign "
-    "or a decimal point / fraction bar get rule credit (a wrong 1 the judge never sees)",
-)
 @pytest.mark.parametrize(
     ("subtask", "response", "reference"),
     [
@@ -431,7 +436,9 @@ def test_rule_credit_never_raises(subtask: str, response: str, reference: str) -
     upper=st.booleans(),
     trailing=st.sampled_from(["", ".", " ", "\n", "  \n"]),
 )
-def test_any_reasoning_then_final_answer_reference_gets_credit(subtask: str, reasoning: str, marker: str, upper: bool, trailing: str) -> None:
+def test_any_reasoning_then_final_answer_reference_gets_credit(
+    subtask: str, reasoning: str, marker: str, upper: bool, trailing: str
+) -> None:
     ref = REFERENCES[subtask]
     answer = ref.upper() if upper else ref
     assert rule_credit(subtask, reasoning + "\n" + marker + answer + trailing, ref) is True
@@ -441,8 +448,20 @@ def test_any_reasoning_then_final_answer_reference_gets_credit(subtask: str, rea
 
 
 def test_judge_prompt_holds_question_reference_criteria_and_answer() -> None:
-    p = judge_prompt("Gomoku_Variation", "Who wins on this board?", "Black wins at (4, 5)", "Both the colour and the cell must match.", "Reasoning...\nFinal answer: White")
-    for part in ("Who wins on this board?", "Black wins at (4, 5)", "Both the colour and the cell must match.", "Final answer: White", "answer_score"):
+    p = judge_prompt(
+        "Gomoku_Variation",
+        "Who wins on this board?",
+        "Black wins at (4, 5)",
+        "Both the colour and the cell must match.",
+        "Reasoning...\nFinal answer: White",
+    )
+    for part in (
+        "Who wins on this board?",
+        "Black wins at (4, 5)",
+        "Both the colour and the cell must match.",
+        "Final answer: White",
+        "answer_score",
+    ):
         assert part in p
     assert p.index("Who wins") < p.index("Black wins at") < p.index("Both the colour") < p.index("Final answer: White")
     bare = judge_prompt("Gomoku_Variation", "Who wins on this board?", "Black wins at (4, 5)", "", "White")
@@ -509,11 +528,6 @@ def test_parse_judge_refuses_unreadable_replies(reply: str) -> None:
         parse_judge(reply)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: _SCORE matches the leading 0/1 of a longer number, so out-of-range scores (10, 12, 1.5, 0.5, 1e5) "
-    "parse as verdicts instead of raising JudgeReplyError",
-)
 @pytest.mark.parametrize(
     "reply",
     ['{"answer_score": [[10]]}', '{"answer_score": 12}', '{"answer_score": [[1.5]]}', '{"answer_score": 0.5}', '{"answer_score": 1e5}'],
@@ -668,7 +682,9 @@ def test_report_per_subtask_dimension_and_overall_over_questions() -> None:
     # per subtask, in the benchmark's subtask order
     assert list(rep.subtasks) == ["Satellite_Image_Matching", "Indoor_Deduplication_Counting", "Maze", "Unblock_Me", "Sandbagging"]
     acc = {k: v.accuracy for k, v in rep.subtasks.items()}
-    assert acc == pytest.approx({"Satellite_Image_Matching": 1.0, "Indoor_Deduplication_Counting": 0.0, "Maze": 0.25, "Unblock_Me": 1.0, "Sandbagging": 5 / 6})
+    assert acc == pytest.approx(
+        {"Satellite_Image_Matching": 1.0, "Indoor_Deduplication_Counting": 0.0, "Maze": 0.25, "Unblock_Me": 1.0, "Sandbagging": 5 / 6}
+    )
     assert {k: v.items for k, v in rep.subtasks.items()} == {k: len(v) for k, v in PLAN.items()}
     counting = rep.subtasks["Indoor_Deduplication_Counting"]
     assert (counting.judge_errors, counting.failed_requests, counting.unparsed_rows) == (1, 1, 0)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,9 @@ def load(local_path: str | os.PathLike[str] | None = None) -> tuple[Question, ..
     files = [base / name for name in FILES if (base / name).is_file()]
     if not files:
         raise FileNotFoundError(f"mme_cc: none of {sorted(FILES)} under {str(base)!r}")
+    missing = sorted(name for name in FILES if not (base / name).is_file())
+    if missing:
+        warnings.warn(f"mme_cc: {str(base)!r} lacks {missing}; those questions are not evaluated", stacklevel=2)
     return tuple(q for f in files for q in _load_file(str(f.resolve()), str(base.resolve()), f.stat().st_mtime_ns))
 
 

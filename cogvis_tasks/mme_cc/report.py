@@ -43,6 +43,8 @@ class MmeCcReport:
 
 def build_report(rows: Iterable[RowResult]) -> MmeCcReport:
     rows = list(rows)
+    if not rows:
+        raise ValueError("no MME-CC rows to report")
     order = list(BY_ID)
     return MmeCcReport(
         subtasks=dict(sorted(subtest_scores(rows).items(), key=lambda kv: order.index(kv[0]))),

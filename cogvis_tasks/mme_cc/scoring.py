@@ -17,8 +17,9 @@ from .subtasks import NUMERIC_SET
 
 _FINAL = re.compile(r"(?i)(?:final\s++answer|answer)\s*+(?:is)?\s*+[:：]")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-_SCORE = re.compile(r'"?answer_score"?\s*+:\s*+\[?\s*+\[?\s*+"?([01](?:\.0+)?)"?\s*+\]?\s*+\]?')
-_NORMALIZE = re.compile(r"[\s\W_]+", re.UNICODE)
+_SCORE = re.compile(r'"?answer_score"?\s*+:\s*+\[?\s*+\[?\s*+"?([01](?:\.0+)?+)(?![\d.eE])')
+#: Separators folded away by the rule check; signs, decimal points, slashes and % are kept (they change answers).
+_NORMALIZE = re.compile(r"[^\w.\-/+%]+", re.UNICODE)
 
 RUBRICS = {
     "Unblock_Me": (
@@ -42,7 +43,8 @@ def final_answer(response: str) -> str:
 
 
 def _norm(text: str) -> str:
-    return _NORMALIZE.sub(" ", text.lower()).strip()
+    """Lower case, separators and all whitespace removed, a final full stop dropped."""
+    return _NORMALIZE.sub("", text.lower()).rstrip(".")
 
 
 def rule_credit(subtask: str, response: str, reference: str) -> bool:
