@@ -160,3 +160,31 @@ def mme_cc_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from mme_cc_fixtures import write_release
 
     return write_release(tmp_path_factory.mktemp("mme_cc_data"), per_file=2, seed=4)
+
+
+def evalscope_openai(
+    stub_url: str, datasets: list[str], work: Path, *extra: str, model: str = "stub-vlm", judge_model: str | None = None
+) -> list[str]:
+    """A stock ``evalscope eval`` command against the stub, with small retries (and the stub as judge if asked)."""
+    gen = json.dumps({"max_tokens": 256, "temperature": 0.0, "retries": 1, "retry_interval": 0, "timeout": 30})
+    cmd = ["evalscope", "eval", "--model", model, "--api-url", stub_url, "--api-key", "EMPTY", "--eval-type", "openai_api",
+           "--datasets", *datasets, "--generation-config", gen, "--model-args", '{"max_retries": 0}', "--eval-batch-size", "4",
+           "--work-dir", str(work), "--no-timestamp"]  # fmt: skip
+    if judge_model is not None:
+        judge = {"model_id": judge_model, "api_url": stub_url, "api_key": "EMPTY",
+                 "generation_config": {"retries": 1, "retry_interval": 0, "timeout": 20}}  # fmt: skip
+        cmd += ["--judge", json.dumps({"strategy": "llm", "models": [judge]})]
+    return cmd + list(extra)
+
+
+def evalscope_report(work: Path, model: str, bench: str) -> dict[str, Any]:
+    path = work / "reports" / model / f"{bench}.json"
+    assert path.is_file(), f"no report at {path}"
+    return json.loads(path.read_text())
+
+
+def report_metric(report: dict[str, Any], name: str, aggregation: str, dims: dict[str, str]) -> dict[str, Any]:
+    """The one metric of an evalscope report with this identity."""
+    found = [m for m in report["metrics"] if m["identity"] == {"name": name, "aggregation": aggregation, "dimensions": dims}]
+    assert len(found) == 1, [m["identity"] for m in report["metrics"]]
+    return found[0]

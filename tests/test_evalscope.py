@@ -16,8 +16,11 @@ from pathlib import Path
 import pytest
 from conftest import (
     OracleResponder,
+    evalscope_openai,
+    evalscope_report,
     harness_env,
     lmms_results,
+    report_metric,
     request_key,
     run,
     sample_key,
@@ -30,51 +33,11 @@ from cogvis_tasks.visfactor.subtests import DOMAINS, FACTORS, SUBTESTS
 
 pytestmark = pytest.mark.slow
 MODEL = "stub-vlm"
-GEN = json.dumps({"max_tokens": 256, "temperature": 0.0, "retries": 1, "retry_interval": 0, "timeout": 30})
-
-
-def _report(work: Path, model: str, bench: str) -> dict:
-    path = work / "reports" / model / f"{bench}.json"
-    assert path.is_file(), f"no report at {path}"
-    return json.loads(path.read_text())
-
-
-def _metric(report: dict, name: str, aggregation: str, dims: dict) -> dict:
-    found = [m for m in report["metrics"] if m["identity"] == {"name": name, "aggregation": aggregation, "dimensions": dims}]
-    assert len(found) == 1, [m["identity"] for m in report["metrics"]]
-    return found[0]
 
 
 def _subset_scores(report: dict, name: str = "accuracy") -> dict[str, tuple[float, int, dict | None]]:
-    metric = _metric(report, name, "mean", {})
+    metric = report_metric(report, name, "mean", {})
     return {s["name"]: (s["score"], s["num"], s["metadata"]) for c in metric["categories"] for s in c["subsets"]}
-
-
-def _openai_cli(stub: StubServer, bench: str, work: Path, *extra: str) -> list[str]:
-    return [
-        "evalscope",
-        "eval",
-        "--model",
-        MODEL,
-        "--api-url",
-        stub.url,
-        "--api-key",
-        "EMPTY",
-        "--eval-type",
-        "openai_api",
-        "--datasets",
-        bench,
-        "--generation-config",
-        GEN,
-        "--model-args",
-        '{"max_retries": 0}',
-        "--eval-batch-size",
-        "4",
-        "--work-dir",
-        str(work),
-        "--no-timestamp",
-        *extra,
-    ]
 
 
 def test_stock_cli_with_local_path_runs_ours_interleaved(tmp_path: Path, data_root: Path, stub: StubServer) -> None:
@@ -84,22 +47,24 @@ def test_stock_cli_with_local_path_runs_ours_interleaved(tmp_path: Path, data_ro
     del env["COGVIS_DATA_DIR"]  # the data must come from --dataset-args local_path
     work = tmp_path / "work"
     proc = run(
-        _openai_cli(stub, "visfactor", work, "--dataset-args", json.dumps({"visfactor": {"local_path": str(data_root / "visfactor")}})),
+        evalscope_openai(
+            stub.url, ["visfactor"], work, "--dataset-args", json.dumps({"visfactor": {"local_path": str(data_root / "visfactor")}})
+        ),
         env,
         tmp_path,
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert not stub.responder_errors
-    report = _report(work, MODEL, "visfactor")
+    report = evalscope_report(work, MODEL, "visfactor")
     assert report["primary_metric_identity"] == {"name": "accuracy", "aggregation": "macro_mean", "dimensions": {"scope": "subtests"}}
-    assert _metric(report, "accuracy", "macro_mean", {"scope": "subtests"})["score"] == 1.0
+    assert report_metric(report, "accuracy", "macro_mean", {"scope": "subtests"})["score"] == 1.0
     per_subtest = _subset_scores(report)
     assert set(per_subtest) == {s.id for s in SUBTESTS}
     assert all(score == 1.0 and num == 2 for score, num, _ in per_subtest.values())
     for factor in FACTORS:
-        assert _metric(report, "accuracy", "macro_mean", {"factor": factor})["score"] == 1.0
+        assert report_metric(report, "accuracy", "macro_mean", {"factor": factor})["score"] == 1.0
     for domain in DOMAINS:
-        assert _metric(report, "accuracy", "macro_mean", {"domain": domain})["score"] == 1.0
+        assert report_metric(report, "accuracy", "macro_mean", {"domain": domain})["score"] == 1.0
 
     assert Counter(request_key(b) for b in stub.requests) == Counter(sample_key(s) for s in samples)
     for body in stub.requests:
@@ -112,16 +77,16 @@ def test_cot_from_tsv_counts_failures_and_unparseable(tmp_path: Path, tsv_root: 
     stub.responder = scripted_cot_responder(visfactor_samples(tsv_root, variant="cot"), "CS2", "SS3")
     work = tmp_path / "work"
     args = ["--dataset-args", json.dumps({"visfactor_cot": {"subset_list": ["CS2", "SS3", "VZ3"]}}), "--ignore-errors"]
-    proc = run(_openai_cli(stub, "visfactor_cot", work, *args), harness_env(tmp_path, tsv_root), tmp_path)
+    proc = run(evalscope_openai(stub.url, ["visfactor_cot"], work, *args), harness_env(tmp_path, tsv_root), tmp_path)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    report = _report(work, MODEL, "visfactor_cot")
+    report = evalscope_report(work, MODEL, "visfactor_cot")
     per_subtest = _subset_scores(report)
     assert per_subtest["CS2"][0] == 0.5 and per_subtest["CS2"][2]["failed_requests"] == 1
     assert per_subtest["SS3"][0] == 0.0 and per_subtest["SS3"][2]["unparsed_rows"] == 4
     assert per_subtest["VZ3"][0] == 1.0
-    assert _metric(report, "failed_requests", "sum", {"scope": "subtests"})["score"] == 1
-    assert _metric(report, "unparsed_rows", "sum", {"scope": "subtests"})["score"] == 4
-    assert _metric(report, "accuracy", "macro_mean", {"scope": "subtests"})["score"] == pytest.approx(0.5)
+    assert report_metric(report, "failed_requests", "sum", {"scope": "subtests"})["score"] == 1
+    assert report_metric(report, "unparsed_rows", "sum", {"scope": "subtests"})["score"] == 4
+    assert report_metric(report, "accuracy", "macro_mean", {"scope": "subtests"})["score"] == pytest.approx(0.5)
 
 
 def test_baselines_agree_across_harnesses(tmp_path: Path, data_root: Path) -> None:
@@ -148,8 +113,8 @@ def test_baselines_agree_across_harnesses(tmp_path: Path, data_root: Path) -> No
             tmp_path,
         )
         assert proc.returncode == 0, proc.stdout[-3000:]
-    assert all(score == 1.0 for score, _, _ in _subset_scores(_report(work, "cogvis_oracle", "visfactor")).values())
-    es_random = _subset_scores(_report(work, "cogvis_random", "visfactor"))
+    assert all(score == 1.0 for score, _, _ in _subset_scores(evalscope_report(work, "cogvis_oracle", "visfactor")).values())
+    es_random = _subset_scores(evalscope_report(work, "cogvis_random", "visfactor"))
 
     run(
         ["lmms-eval", "--model", "cogvis_random", "--model_args", "seed=5", "--tasks", "visfactor", "--output_path", str(tmp_path / "lm")],

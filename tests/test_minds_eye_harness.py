@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import OracleResponder, harness_env, lmms_results, run
+from conftest import OracleResponder, evalscope_openai, evalscope_report, harness_env, lmms_results, report_metric, run
 from openai_stub import Garbage, StubServer, message_parts
 
 from cogvis_tasks.core import baselines
@@ -104,61 +104,29 @@ def test_lmms_eval_llm_extraction_counts_judge_errors_and_agreement(tmp_path: Pa
     assert len(judged) == 24 and all("--- answer ---" in message_parts(b)[0][1] for b in judged)
 
 
-def _report(work: Path, model: str, bench: str) -> dict:
-    return json.loads((work / "reports" / model / f"{bench}.json").read_text())
-
-
-def _metric(report: dict, name: str, aggregation: str, dims: dict) -> dict:
-    found = [m for m in report["metrics"] if m["identity"] == {"name": name, "aggregation": aggregation, "dimensions": dims}]
-    assert len(found) == 1, [m["identity"] for m in report["metrics"]]
-    return found[0]
-
-
 def test_evalscope_with_llm_judge_and_repeats(tmp_path: Path, minds_eye_root: Path, stub: StubServer) -> None:
     samples = minds_eye.samples(local_path=minds_eye_root)
     stub.responder = ScriptedModel(samples, {})
-    judge = {
-        "strategy": "llm",
-        "models": [{"model_id": JUDGE, "api_url": stub.url, "api_key": "EMPTY", "generation_config": {"retries": 1, "retry_interval": 0}}],
-    }
     work = tmp_path / "work"
-    gen = json.dumps({"max_tokens": 256, "temperature": 0.0, "retries": 1, "retry_interval": 0})
     proc = run(
-        [
-            "evalscope",
-            "eval",
-            "--model",
-            MODEL,
-            "--api-url",
+        evalscope_openai(
             stub.url,
-            "--api-key",
-            "EMPTY",
-            "--eval-type",
-            "openai_api",
-            "--datasets",
-            "minds_eye",
-            "--generation-config",
-            gen,
-            "--model-args",
-            '{"max_retries": 0}',
-            "--judge",
-            json.dumps(judge),
+            ["minds_eye"],
+            work,
             "--repeats",
             "2",
-            "--work-dir",
-            str(work),
-            "--no-timestamp",
             "--dataset-args",
             json.dumps({"minds_eye": {"local_path": str(minds_eye_root / "minds_eye")}}),
-        ],
+            judge_model=JUDGE,
+        ),
         {k: v for k, v in harness_env(tmp_path, minds_eye_root).items() if k != "COGVIS_DATA_DIR"},
         tmp_path,
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    report = _report(work, MODEL, "minds_eye")
-    assert _metric(report, "accuracy", "macro_mean", {"scope": "subtests"})["score"] == 1.0
-    assert _metric(report, "accuracy_std", "std", {"scope": "subtests"})["score"] == 0.0
-    assert _metric(report, "accuracy", "macro_mean", {"dimension": "Relation"})["score"] == 1.0
+    report = evalscope_report(work, MODEL, "minds_eye")
+    assert report_metric(report, "accuracy", "macro_mean", {"scope": "subtests"})["score"] == 1.0
+    assert report_metric(report, "accuracy_std", "std", {"scope": "subtests"})["score"] == 0.0
+    assert report_metric(report, "accuracy", "macro_mean", {"dimension": "Relation"})["score"] == 1.0
     judged = [b for b in stub.requests if b["model"] == JUDGE]
     assert len(judged) == 48  # 24 items x 2 repeats, one extraction each
 
@@ -187,10 +155,12 @@ def test_baselines_agree_across_harnesses(tmp_path: Path, minds_eye_root: Path) 
             tmp_path,
         )
         assert proc.returncode == 0, proc.stdout[-3000:]
-    assert _metric(_report(work, "cogvis_oracle", "minds_eye"), "accuracy", "macro_mean", {"scope": "subtests"})["score"] == 1.0
+    assert (
+        report_metric(evalscope_report(work, "cogvis_oracle", "minds_eye"), "accuracy", "macro_mean", {"scope": "subtests"})["score"] == 1.0
+    )
     es = {
         s["name"]: s["score"]
-        for c in _metric(_report(work, "cogvis_random", "minds_eye"), "accuracy", "mean", {})["categories"]
+        for c in report_metric(evalscope_report(work, "cogvis_random", "minds_eye"), "accuracy", "mean", {})["categories"]
         for s in c["subsets"]
     }
     run(

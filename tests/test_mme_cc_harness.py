@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import OracleResponder, harness_env, lmms_results, run
+from conftest import OracleResponder, evalscope_openai, evalscope_report, harness_env, lmms_results, run
 from openai_stub import Delay, Garbage, StubServer, message_parts
 
 from cogvis_tasks.mme_cc import benchmark as mme_cc
@@ -95,48 +95,10 @@ def test_evalscope_rule_then_judge(tmp_path: Path, mme_cc_root: Path, stub: Stub
     model = ModelAndJudge(samples)
     model.slow = set()  # evalscope's own judge client retries timeouts for long; keep this run fast
     stub.responder = model
-    judge = {
-        "strategy": "llm",
-        "models": [
-            {
-                "model_id": JUDGE,
-                "api_url": stub.url,
-                "api_key": "EMPTY",
-                "generation_config": {"retries": 1, "retry_interval": 0, "timeout": 20},
-            }
-        ],
-    }
-    gen = json.dumps({"max_tokens": 256, "temperature": 0.0, "retries": 1, "retry_interval": 0})
     work = tmp_path / "work"
-    proc = run(
-        [
-            "evalscope",
-            "eval",
-            "--model",
-            MODEL,
-            "--api-url",
-            stub.url,
-            "--api-key",
-            "EMPTY",
-            "--eval-type",
-            "openai_api",
-            "--datasets",
-            "mme_cc",
-            "--generation-config",
-            gen,
-            "--model-args",
-            '{"max_retries": 0}',
-            "--judge",
-            json.dumps(judge),
-            "--work-dir",
-            str(work),
-            "--no-timestamp",
-        ],
-        harness_env(tmp_path, mme_cc_root),
-        tmp_path,
-    )
+    proc = run(evalscope_openai(stub.url, ["mme_cc"], work, judge_model=JUDGE), harness_env(tmp_path, mme_cc_root), tmp_path)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    report = json.loads((work / "reports" / MODEL / "mme_cc.json").read_text())
+    report = evalscope_report(work, MODEL, "mme_cc")
     metrics = {(m["identity"]["name"], json.dumps(m["identity"]["dimensions"], sort_keys=True)): m["score"] for m in report["metrics"]}
     correct, judged, errors = _expected(model, samples)
     assert report["primary_metric_identity"] == {"name": "accuracy", "aggregation": "mean", "dimensions": {"scope": "questions"}}
@@ -182,7 +144,7 @@ def test_oracle_without_judge_and_name_priority(
     )
     assert proc.returncode == 0, proc.stdout[-3000:]
     for bench in ("mme_cc", "visualpuzzles"):
-        report = json.loads((work / "reports" / "cogvis_oracle" / f"{bench}.json").read_text())
+        report = evalscope_report(work, "cogvis_oracle", bench)
         primary = next(m for m in report["metrics"] if m["identity"] == report["primary_metric_identity"])
         assert primary["score"] == 1.0, bench
 

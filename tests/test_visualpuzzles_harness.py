@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import OracleResponder, harness_env, lmms_results, run
+from conftest import OracleResponder, evalscope_openai, evalscope_report, harness_env, lmms_results, run
 from openai_stub import StubServer, message_parts
 
 from cogvis_tasks.lmms_eval.compat import TASKS_DIR
@@ -68,37 +68,10 @@ def test_evalscope_local_path_best_of(tmp_path: Path, visualpuzzles_root: Path, 
     stub.responder = _responder(samples, wrong_cot=set(ids[:1]), wrong_direct=set(ids[:4]))
     env = {k: v for k, v in harness_env(tmp_path, visualpuzzles_root).items() if k != "COGVIS_DATA_DIR"}
     work = tmp_path / "work"
-    gen = json.dumps({"max_tokens": 64, "temperature": 0.0, "retries": 1, "retry_interval": 0})
     args = json.dumps({"visualpuzzles": {"local_path": str(visualpuzzles_root / "visualpuzzles")}})
-    proc = run(
-        [
-            "evalscope",
-            "eval",
-            "--model",
-            MODEL,
-            "--api-url",
-            stub.url,
-            "--api-key",
-            "EMPTY",
-            "--eval-type",
-            "openai_api",
-            "--datasets",
-            "visualpuzzles",
-            "--dataset-args",
-            args,
-            "--generation-config",
-            gen,
-            "--model-args",
-            '{"max_retries": 0}',
-            "--work-dir",
-            str(work),
-            "--no-timestamp",
-        ],
-        env,
-        tmp_path,
-    )
+    proc = run(evalscope_openai(stub.url, ["visualpuzzles"], work, "--dataset-args", args), env, tmp_path)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    report = json.loads((work / "reports" / MODEL / "visualpuzzles.json").read_text())
+    report = evalscope_report(work, MODEL, "visualpuzzles")
     metrics = {
         (m["identity"]["name"], m["identity"]["aggregation"], json.dumps(m["identity"]["dimensions"], sort_keys=True)): m
         for m in report["metrics"]
