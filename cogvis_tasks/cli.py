@@ -52,6 +52,40 @@ def _write_synthetic(args: argparse.Namespace) -> int:
     return 0
 
 
+def _agreement(args: argparse.Namespace) -> int:
+    import json
+
+    from openai import OpenAI
+
+    from .minds_eye.corpus import build_corpus
+    from .minds_eye.judge import agreement
+
+    if args.answers:
+        with open(args.answers, encoding="utf-8") as fh:
+            entries = [json.loads(line) for line in fh if line.strip()]
+    else:
+        entries = build_corpus(args.n, seed=args.seed)
+    client = OpenAI(base_url=args.judge_url, api_key=args.api_key, timeout=args.timeout, max_retries=1)
+
+    def ask(prompt: str) -> str:
+        reply = client.chat.completions.create(
+            model=args.judge_model, messages=[{"role": "user", "content": prompt}], temperature=0.0, max_tokens=8
+        )
+        return reply.choices[0].message.content or ""
+
+    result = agreement(((e["text"], e.get("letters", "ABCD"), e.get("intended")) for e in entries), ask)
+    print(f"answers: {result.total}, judged: {result.judged}, judge errors: {result.judge_errors}")
+    print(f"rule reader vs judge agreement: {result.rate:.4f} ({result.rule_judge}/{result.judged})")
+    if result.labelled:
+        print(
+            f"rule reader vs intended: {result.rule_intended / result.labelled:.4f}; "
+            f"judge vs intended: {result.judge_intended / result.labelled:.4f} (over {result.labelled} labelled)"
+        )
+    for rule, judged, tail in result.disagreements[: args.show]:
+        print(f"- rule {rule!r} vs judge {judged!r}: ...{tail!r}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="cogvis", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -63,6 +97,19 @@ def main(argv: list[str] | None = None) -> int:
     syn.add_argument("--seed", type=int, default=0)
     syn.add_argument("--format", choices=("parquet", "tsv"), default="parquet")
     syn.set_defaults(run=_write_synthetic)
+    agr = sub.add_parser(
+        "agreement",
+        help="Mind's Eye: agreement of the rule-based letter reader with an LLM judge (OpenAI-compatible)",
+    )
+    agr.add_argument("--judge-url", required=True, help="OpenAI-compatible base URL, e.g. http://host:8000/v1")
+    agr.add_argument("--judge-model", required=True)
+    agr.add_argument("--api-key", default="EMPTY")
+    agr.add_argument("--answers", help="JSONL of {text, letters, intended?}; default: the built-in corpus")
+    agr.add_argument("--n", type=int, default=600, help="size of the built-in corpus")
+    agr.add_argument("--seed", type=int, default=0)
+    agr.add_argument("--timeout", type=float, default=60.0)
+    agr.add_argument("--show", type=int, default=10, help="disagreements to print")
+    agr.set_defaults(run=_agreement)
     args = parser.parse_args(argv)
     return int(args.run(args))
 

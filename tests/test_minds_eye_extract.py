@@ -27,8 +27,8 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from minds_eye_corpus import KNOWN_BUG_STYLES, build_corpus
 
+from cogvis_tasks.minds_eye.corpus import KNOWN_BUG_STYLES, build_corpus
 from cogvis_tasks.minds_eye.extract import NONE, extract_choice
 
 FOUR, SIX = "ABCD", "ABCDEF"

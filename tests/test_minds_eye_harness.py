@@ -186,3 +186,28 @@ def test_visfactor_and_minds_eye_in_one_lmms_eval_run(tmp_path: Path, data_root:
     res = lmms_results(tmp_path / "out")["results"]
     assert res["visfactor"]["accuracy,none"] == 1.0 and res["visfactor"]["items,none"] == 40
     assert res["minds_eye"]["accuracy,none"] == 1.0 and res["minds_eye"]["items,none"] == 24
+
+
+def test_agreement_command_against_a_judge(tmp_path: Path, stub: StubServer) -> None:
+    """`cogvis agreement` drives a real HTTP judge over the built-in corpus and reports the three agreements."""
+    import subprocess
+    import sys
+
+    from cogvis_tasks.minds_eye.corpus import build_corpus
+
+    corpus = build_corpus(60, seed=2)
+    intended = {e["text"]: e["intended"] for e in corpus}
+
+    def judge(body: dict) -> str:  # a judge that reads like a careful human (the corpus label); one reply off-format
+        answer = message_parts(body)[0][1].split("--- answer ---\n", 1)[1].rsplit("\n--- end of answer ---", 1)[0]
+        if answer == corpus[0]["text"]:
+            return "I think the model meant something else entirely."
+        return intended[answer] if intended[answer] not in ("", "none") else "X"
+
+    stub.responder = judge
+    out = subprocess.run([sys.executable, "-m", "cogvis_tasks", "agreement", "--judge-url", stub.url, "--judge-model", JUDGE, "--n", "60",
+                          "--seed", "2"], capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "answers: 60, judged: 59, judge errors: 1" in out.stdout
+    assert "rule reader vs judge agreement: 1.0000 (59/59)" in out.stdout
+    assert "judge vs intended: 1.0000" in out.stdout

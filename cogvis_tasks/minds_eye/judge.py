@@ -47,31 +47,46 @@ def parse_reply(reply: str, letters: str) -> str:
 
 @dataclass(frozen=True)
 class Agreement:
+    """Rule reader vs judge (and each vs an intended label, where the corpus has one)."""
+
     total: int
-    agreed: int
-    judge_errors: int
-    disagreements: list[tuple[str, str, str]]  # (rule, judge, answer head)
+    judged: int  # answers the judge settled (total minus judge errors)
+    rule_judge: int  # judged answers where the two readers agree
+    rule_intended: int
+    judge_intended: int
+    labelled: int  # judged answers with an intended label
+    disagreements: list[tuple[str, str, str]]  # (rule, judge, answer tail)
+
+    @property
+    def judge_errors(self) -> int:
+        return self.total - self.judged
 
     @property
     def rate(self) -> float:
-        judged = self.total - self.judge_errors
-        return self.agreed / judged if judged else float("nan")
+        return self.rule_judge / self.judged if self.judged else float("nan")
 
 
-def agreement(answers: Iterable[tuple[str, str]], ask: Callable[[str], str]) -> Agreement:
-    """Rule reader vs judge over (answer, letters) pairs; ``ask`` sends a prompt to the judge."""
-    total = agreed = errors = 0
+def agreement(answers: Iterable[tuple[str, str, str | None]], ask: Callable[[str], str]) -> Agreement:
+    """Compare the readers over (answer, letters, intended or None); ``ask`` sends a prompt to the judge.
+
+    ``''`` (no choice) and NONE both count as "no option chosen" when comparing.
+    """
+    total = judged_n = agree = rule_ok = judge_ok = labelled = 0
     diffs = []
-    for text, letters in answers:
+    for text, letters, intended in answers:
         total += 1
         rule = extract_choice(text, letters) or NONE
         try:
             judged = parse_reply(ask(extraction_prompt(text, letters)), letters)
-        except JudgeReplyError:
-            errors += 1
+        except Exception:  # off-format replies and failed calls are judge errors
             continue
-        if judged == rule:
-            agreed += 1
-        else:
-            diffs.append((rule, judged, text[:120]))
-    return Agreement(total, agreed, errors, diffs)
+        judged_n += 1
+        agree += judged == rule
+        if judged != rule:
+            diffs.append((rule, judged, text[-160:]))
+        if intended is not None:
+            labelled += 1
+            want = intended or NONE
+            rule_ok += rule == want
+            judge_ok += judged == want
+    return Agreement(total, judged_n, agree, rule_ok, judge_ok, labelled, diffs)
