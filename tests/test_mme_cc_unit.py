@@ -728,3 +728,18 @@ def test_oracle_scores_full_marks_by_rule_alone(release: Path) -> None:
     assert rep.subtasks["Maze"].items == 4
     assert {k: v.items for k, v in rep.dims.items()} == {"Spatial Reasoning": 6, "Geometric Reasoning": 12, "Visual Knowledge Reasoning": 6}
     assert dict((name, value) for name, _, value, _ in rep.extras()) == {"judge_calls": 0.0, "rule_settled_share": 1.0, "judge_errors": 0.0}
+
+
+def test_hub_snapshot_is_used_without_a_local_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No network here: the hub download is replaced by a snapshot folder in the released layout."""
+    import huggingface_hub
+
+    snapshot = write_release(tmp_path / "snap", per_file=1, seed=2) / "mme_cc"
+    calls = []
+    monkeypatch.delenv("COGVIS_DATA_DIR", raising=False)
+    monkeypatch.setattr(
+        huggingface_hub, "snapshot_download", lambda repo_id, repo_type: calls.append((repo_id, repo_type)) or str(snapshot)
+    )
+    questions = data.load()
+    assert calls == [("MaxwellWen/MME-CC", "dataset")]
+    assert len(questions) == 12 and {q.subtask for q in questions} >= {"Maze", "Sandbagging"}
