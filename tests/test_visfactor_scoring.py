@@ -26,8 +26,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cogvis_tasks.visfactor.scoring import FAILED_REQUEST_MARKER, RowVerdict, normalize, score_row
+from cogvis_tasks.core.aggregate import FAILED_REQUEST_MARKERS
+from cogvis_tasks.visfactor.scoring import RowVerdict, normalize, score_row
 from cogvis_tasks.visfactor.subtests import BY_ID
+
+FAILED_REQUEST_MARKER = FAILED_REQUEST_MARKERS[0]
 
 evalscope_utils = pytest.importorskip("evalscope.benchmarks.visfactor.utils")
 evalscope_score = evalscope_utils.score_prediction

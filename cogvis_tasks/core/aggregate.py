@@ -50,6 +50,21 @@ class RowResult:
         )
 
 
+#: What a harness puts in place of a response whose request kept failing (lmms-eval writes
+#: "[LMMS_EVAL_REQUEST_FAILED after N retries] ..."; evalscope drops such samples instead).
+FAILED_REQUEST_MARKERS = ("[LMMS_EVAL_REQUEST_FAILED",)
+
+
+def request_failed(response: str) -> bool:
+    return response.startswith(FAILED_REQUEST_MARKERS)
+
+
+def choice_result(subtest: str, item: str, answer: str, choice: str, failed: bool, tags: Mapping[str, str]) -> RowResult:
+    """The row of a multiple-choice answer: right iff the chosen option is the answer."""
+    correct = bool(choice) and choice == answer and not failed
+    return RowResult(subtest, item, correct, correct, parsed=bool(choice), failed=failed, prediction=choice, tags=dict(tags))
+
+
 @dataclass(frozen=True)
 class GroupScore:
     """Score of one subtest (or of a set of subtests) with the counts behind it."""

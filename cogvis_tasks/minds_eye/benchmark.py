@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping
 
-from ..core.aggregate import RowResult
+from ..core.aggregate import RowResult, choice_result, request_failed
 from ..core.rng import rng_for
 from ..core.sample import Sample
 from . import data, judge, prompt
@@ -17,7 +17,6 @@ NAME = "minds_eye"
 LENIENT = False  # one reader: the rule-based letter extractor
 LLM_EXTRACTION = True  # the paper's protocol is available: a judge that only extracts the letter
 VARIANTS = prompt.VARIANTS
-FAILED_MARKERS = ("[LMMS_EVAL_REQUEST_FAILED",)
 
 
 def sample_from_record(rec: data.Record, variant: str) -> Sample:
@@ -84,7 +83,7 @@ def score(
     whether the two agreed. A judge that fails or replies off-format makes the
     row a judge error: wrong, and counted apart from unparseable answers.
     """
-    failed = response.startswith(FAILED_MARKERS)
+    failed = request_failed(response)
     letters = str(sample_meta.get("letters", "ABCD"))
     choice = "" if failed else extract_choice(response, letters)
     extra: dict[str, str] = {}
@@ -95,17 +94,7 @@ def score(
         except Exception as exc:  # network errors, timeouts, off-format replies: all judge errors
             choice = ""
             extra["judge_error"] = f"{type(exc).__name__}: {exc}"[:200]
-    correct = choice == answer
-    return RowResult(
-        subtest=subtest,
-        item=item,
-        correct=correct,
-        lenient_correct=correct,
-        parsed=bool(choice),
-        failed=failed,
-        prediction=choice,
-        tags={**_tags(sample_meta, choice, correct), **extra},
-    )
+    return choice_result(subtest, item, answer, choice, failed, {**_tags(sample_meta, choice, choice == answer), **extra})
 
 
 def oracle_response(sample: Sample) -> str:

@@ -33,7 +33,7 @@ _CONNECT = (
     r"(?:[\s*_`:=\-\u2013\u2014]++|(?i:is|are|would|should|will|must|be|here|therefore|thus|hence|so|most|likely|"
     r"probably|clearly|definitely|then|now|finally|appears|seems|to|option|figure|choice|letter|image|shape)\b)*+"
 )
-_HEDGE = r"(?!\s*+(?:or|and|/)\s*+[(\[]?[A-Fa-f]\b)"
+_HEDGE = r"(?![ \t]*+(?:or|and|/)[ \t]*+[(\[]?[A-Fa-f]\b)"  # "A or C" on the same line: no choice
 _LETTER = (
     rf"(?:[(\[{{\"'`]\s*+([A-Fa-f])\s*+[)\]}}\"'`]|([A-F])(?![A-Za-z0-9_'])|([a-f])(?={_MARK}*+[ \t]*+(?:[).\]*,;:!?\"'`]|$))){_HEDGE}"
 )

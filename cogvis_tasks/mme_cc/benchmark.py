@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping
 
-from ..core.aggregate import RowResult
+from ..core.aggregate import RowResult, request_failed
 from ..core.rng import rng_for
 from ..core.sample import Sample
 from . import data
@@ -16,7 +16,6 @@ from .subtasks import BY_ID, SUBTASKS
 NAME = "mme_cc"
 LENIENT = False
 REQUIRES_JUDGE = True
-FAILED_MARKERS = ("[LMMS_EVAL_REQUEST_FAILED",)
 JUDGE_ATTEMPTS = 2  # a malformed judge reply is asked once more before it counts as a judge error
 
 
@@ -61,7 +60,7 @@ def score(
     ask: Callable[[str], str] | None = None,
 ) -> RowResult:
     """Rule first (credit only); otherwise the judge; judge trouble is counted, not scored 0 silently."""
-    failed = response.startswith(FAILED_MARKERS)
+    failed = request_failed(response)
     tags: dict[str, str] = {"dimension": str(sample_meta.get("dimension", ""))}
     correct = False
     if failed:

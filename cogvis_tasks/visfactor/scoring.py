@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core.aggregate import request_failed
 from .extract import last_integers, last_uppercase, lenient_json_answer, official_json_answer
 
 BOOL_SUBTESTS = frozenset({"CF1", "CF2", "MV1", "MV2", "MV3", "P3", "RL2", "S1", "S2", "SS2", "VZ1", "VZ2"})
@@ -31,9 +32,6 @@ NUMERIC_SUBTESTS = frozenset({"CF3", "I3", "MA1", "SS3", "VZ3"})
 
 _TRUE = frozenset({"t", "y", "1", "true", "yes"})
 _FALSE = frozenset({"f", "n", "0", "false", "no"})
-
-#: lmms-eval writes this text as the "answer" of a request that kept failing.
-FAILED_REQUEST_MARKER = "[LMMS_EVAL_REQUEST_FAILED"
 
 
 def answer_kind(category_id: str, additional: str) -> str:
@@ -84,7 +82,7 @@ class RowVerdict:
 
 def score_row(category_id: str, response: str, answer: str, additional: str = "") -> RowVerdict:
     """Score one row. ``answer`` is the gold cell verbatim."""
-    failed = response.startswith(FAILED_REQUEST_MARKER)
+    failed = request_failed(response)
     kind = answer_kind(category_id, additional)
     pred = _normalize(kind, official_json_answer(response), response)
     lenient_pred = _normalize(kind, lenient_json_answer(response) or official_json_answer(response), response)

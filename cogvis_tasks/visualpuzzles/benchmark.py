@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 
-from ..core.aggregate import RowResult
+from ..core.aggregate import RowResult, choice_result, request_failed
 from ..core.rng import rng_for
 from ..core.sample import Sample
 from . import data
@@ -20,7 +20,6 @@ from .report import build_report  # noqa: F401  (part of the benchmark surface)
 NAME = "visualpuzzles"
 LENIENT = False
 VARIANTS = ("direct", "cot")
-FAILED_MARKERS = ("[LMMS_EVAL_REQUEST_FAILED",)
 CATEGORIES = ("algorithmic", "analogical", "deductive", "inductive", "spatial")
 DIFFICULTIES = ("easy", "medium", "hard")
 INSTRUCTIONS = {
@@ -80,20 +79,11 @@ def samples(
 
 
 def score(sample_meta: Mapping[str, object], subtest: str, item: str, answer: str, response: str) -> RowResult:
-    failed = response.startswith(FAILED_MARKERS)
+    failed = request_failed(response)
     options = sample_meta.get("options")
     choice = "" if failed else extract_option(response, tuple(options) if isinstance(options, list) else None)
-    correct = choice == answer
-    return RowResult(
-        subtest=subtest,
-        item=item,
-        correct=correct,
-        lenient_correct=correct,
-        parsed=bool(choice),
-        failed=failed,
-        prediction=choice,
-        tags={k: str(sample_meta[k]) for k in ("category", "difficulty", "option_type") if sample_meta.get(k)},
-    )
+    tags = {k: str(sample_meta[k]) for k in ("category", "difficulty", "option_type") if sample_meta.get(k)}
+    return choice_result(subtest, item, answer, choice, failed, tags)
 
 
 def oracle_response(sample: Sample) -> str:
