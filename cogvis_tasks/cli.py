@@ -52,6 +52,85 @@ def _write_synthetic(args: argparse.Namespace) -> int:
     return 0
 
 
+def _generate(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from .visfactor import generated
+    from .visfactor.files import write_parquet, write_tsv
+    from .visfactor.generators.base import official_rows
+
+    if args.benchmark != "visfactor":
+        raise SystemExit(f"cogvis generate: no generators for {args.benchmark!r} yet (available: visfactor)")
+    subtests = [s.strip().upper() for s in args.subtests.split(",")] if args.subtests else list(generated.GENERATED_SUBTESTS)
+    for subtest in subtests:
+        generated.generator(subtest)  # unknown subtests fail before anything is written
+    counts = {s: args.n if args.n is not None else generated.generator(s).DEFAULT_ITEMS for s in subtests}
+    progress = tqdm(total=sum(counts.values()), unit="item", desc="generating", disable=args.quiet)
+
+    def rows():
+        index = 0
+        for subtest in subtests:
+            for item in generated.items(subtest, args.difficulty, args.seed, counts[subtest]):
+                for row in official_rows(item, index, item.index):
+                    yield row
+                    index += 1
+                progress.update(1)
+
+    out = Path(args.out) / "visfactor"
+    path = write_tsv(rows(), out / "VisFactor.tsv") if args.format == "tsv" else write_parquet(rows(), out / "test.parquet")
+    progress.close()
+    print(f"wrote {sum(counts.values())} items ({args.difficulty}, seed {args.seed}) to {path}; use COGVIS_DATA_DIR={args.out}")
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    """The offline demo: a generated VisFactor set through the stock lmms-eval CLI with both baselines."""
+    import glob
+    import json
+    import os
+    import subprocess
+    import tempfile
+    from collections import defaultdict
+
+    from .visfactor import generated
+
+    out = Path(args.out or tempfile.mkdtemp(prefix="cogvis_demo_"))
+    env = {**os.environ, "LMMS_EVAL_PLUGINS": "cogvis_tasks", "COGVIS_GEN_SEED": str(args.seed), "HF_HUB_OFFLINE": "1",
+           "HF_DATASETS_OFFLINE": "1"}  # fmt: skip
+    if args.n is not None:
+        env["COGVIS_GEN_ITEMS"] = str(args.n)
+    task = f"visfactor_gen_{args.difficulty}"
+    scores: dict[str, dict[str, float]] = {}
+    for model in ("cogvis_random", "cogvis_oracle"):
+        target = out / model
+        cmd = [sys.executable, "-m", "lmms_eval", "--model", model, "--model_args", f"seed={args.seed}", "--tasks", task,
+               "--output_path", str(target)]  # fmt: skip
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        found = glob.glob(str(target / "**" / "*_results.json"), recursive=True)
+        if not found:  # lmms-eval exits 0 even when a run fails: the results file is the proof
+            print(proc.stdout[-3000:] + proc.stderr[-3000:], file=sys.stderr)
+            raise SystemExit(f"cogvis demo: lmms-eval wrote no results for {model}")
+        results = json.loads(Path(sorted(found)[-1]).read_text())["results"]
+        scores[model] = {k: v["accuracy,none"] for k, v in results.items() if "accuracy,none" in v}
+    samples = generated.samples(variant=args.difficulty, seed=args.seed, n=args.n)
+    item_chance: dict[tuple[str, str], float] = defaultdict(lambda: 1.0)
+    for s in samples:
+        item_chance[(s.subtest, s.item)] *= generated.chance(s)
+    by_subtest: dict[str, list[float]] = defaultdict(list)
+    for (subtest, _), value in item_chance.items():
+        by_subtest[subtest].append(value)
+    print(f"VisFactor generated set ({args.difficulty}, seed {args.seed}) through lmms-eval; results under {out}")
+    print(f"{'subtest':<8}{'items':>6}{'oracle':>9}{'random':>9}{'chance':>9}")
+    for subtest in generated.GENERATED_SUBTESTS:
+        key = f"{task}_{subtest.lower()}"
+        chance = sum(by_subtest[subtest]) / len(by_subtest[subtest])
+        print(
+            f"{subtest:<8}{len(by_subtest[subtest]):>6}{scores['cogvis_oracle'][key]:>9.3f}{scores['cogvis_random'][key]:>9.3f}{chance:>9.3f}"
+        )
+    print(f"{'overall':<8}{len(item_chance):>6}{scores['cogvis_oracle'][task]:>9.3f}{scores['cogvis_random'][task]:>9.3f}")
+    return 0
+
+
 def _agreement(args: argparse.Namespace) -> int:
     import json
 
@@ -97,6 +176,22 @@ def main(argv: list[str] | None = None) -> int:
     syn.add_argument("--seed", type=int, default=0)
     syn.add_argument("--format", choices=("parquet", "tsv"), default="parquet")
     syn.set_defaults(run=_write_synthetic)
+    gen = sub.add_parser("generate", help="write generated items in the released layout (use the folder as COGVIS_DATA_DIR)")
+    gen.add_argument("benchmark", nargs="?", default="visfactor", choices=("visfactor", "minds_eye"))
+    gen.add_argument("--subtests", help="comma-separated subtest ids (default: all 12 generated subtests)")
+    gen.add_argument("--difficulty", choices=("easy", "normal", "hard"), default="normal")
+    gen.add_argument("--n", type=int, default=None, help="items per subtest (default: the official counts)")
+    gen.add_argument("--seed", type=int, default=1234)
+    gen.add_argument("--out", required=True)
+    gen.add_argument("--format", choices=("parquet", "tsv"), default="parquet")
+    gen.add_argument("--quiet", action="store_true", help="no progress bar")
+    gen.set_defaults(run=_generate)
+    demo = sub.add_parser("demo", help="offline demo: generated VisFactor through lmms-eval with cogvis_random and cogvis_oracle")
+    demo.add_argument("--difficulty", choices=("easy", "normal", "hard"), default="normal")
+    demo.add_argument("--n", type=int, default=None, help="items per subtest (default: the official counts)")
+    demo.add_argument("--seed", type=int, default=1234)
+    demo.add_argument("--out", default=None, help="where lmms-eval writes its results (default: a temp folder)")
+    demo.set_defaults(run=_demo)
     agr = sub.add_parser(
         "agreement",
         help="Mind's Eye: agreement of the rule-based letter reader with an LLM judge (OpenAI-compatible)",

@@ -15,6 +15,7 @@ BENCHMARKS: dict[str, str] = {
     "minds_eye": "cogvis_tasks.minds_eye.benchmark",
     "visualpuzzles": "cogvis_tasks.visualpuzzles.benchmark",
     "mme_cc": "cogvis_tasks.mme_cc.benchmark",
+    "visfactor_gen": "cogvis_tasks.visfactor.generated",
 }
 
 

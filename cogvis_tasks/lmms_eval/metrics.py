@@ -22,7 +22,7 @@ COUNTS = ("items", "unparsed_rows", "failed_requests", "none_answers")
 
 def task_metrics(benchmark: str, subtest: str, extractor: str | None = None) -> dict[str, str]:
     """Metric name -> name of the aggregation function in ``cogvis_tasks.lmms_eval.docs``."""
-    if benchmark == "visfactor":
+    if benchmark in ("visfactor", "visfactor_gen"):
         names = {"accuracy": "accuracy", "lenient": "lenient"}
         names.update({m: m for m in COMMON})
         return names
@@ -54,7 +54,7 @@ def task_metrics(benchmark: str, subtest: str, extractor: str | None = None) -> 
 
 def group_metrics(benchmark: str, extractor: str | None = None) -> dict[str, str]:
     """Metric name -> "mean" (unweighted over the tasks reporting it), "weighted" (by task size), "total" or "best"."""
-    if benchmark == "visfactor":
+    if benchmark in ("visfactor", "visfactor_gen"):
         averaged: tuple[str, ...] = ("accuracy", "lenient")
         counted: tuple[str, ...] = ("items", "unparsed_rows", "failed_requests")
     elif benchmark == "visualpuzzles":  # a group of the two prompt conditions reports the better one

@@ -15,7 +15,9 @@ from pathlib import Path
 from ..minds_eye.tasks import TASKS as MINDS_EYE_TASKS
 from ..mme_cc.subtasks import DIMENSIONS as MME_CC_DIMENSIONS
 from ..mme_cc.subtasks import SUBTASKS as MME_CC_SUBTASKS
-from ..visfactor.subtests import SUBTESTS
+from ..visfactor.generated import GENERATED_SUBTESTS
+from ..visfactor.generators.base import DIFFICULTIES as GEN_DIFFICULTIES
+from ..visfactor.subtests import BY_ID, SUBTESTS
 from ..visualpuzzles.benchmark import VARIANTS as VP_VARIANTS
 from .metrics import HIGHER_IS_BETTER, group_metrics, task_metrics
 
@@ -124,6 +126,23 @@ def _visfactor(files: dict[str, str], manifest: dict[str, list[dict[str, str]]])
         files[f"visfactor/{prefix}.yaml"] = _group(prefix, label, domain_groups, groups)
 
 
+def _visfactor_gen(files: dict[str, str], manifest: dict[str, list[dict[str, str]]]) -> None:
+    """Generated sets, built in memory at load time (seed: COGVIS_GEN_SEED, items per subtest: COGVIS_GEN_ITEMS)."""
+    groups = group_metrics("visfactor_gen")
+    template = "_visfactor_gen_template_yaml"
+    files[f"visfactor_gen/{template}"] = _template(1024)
+    for difficulty in GEN_DIFFICULTIES:
+        members = []
+        for subtest in GENERATED_SUBTESTS:
+            name = f"visfactor_gen_{difficulty}_{subtest.lower()}"
+            alias = f"{subtest} {BY_ID[subtest].name} (generated, {difficulty})"
+            files[f"visfactor_gen/{name}.yaml"] = _task(name, alias, template, task_metrics("visfactor_gen", subtest))
+            manifest[name] = [{"benchmark": "visfactor_gen", "subtests": json.dumps([subtest]), "variant": difficulty}]
+            members.append(name)
+        group = f"visfactor_gen_{difficulty}"
+        files[f"visfactor_gen/{group}.yaml"] = _group(group, f"VisFactor generated ({difficulty})", members, groups)
+
+
 def _minds_eye(files: dict[str, str], manifest: dict[str, list[dict[str, str]]]) -> None:
     for prefix, variant, max_tokens, extractor in MINDS_EYE_VARIANTS:
         template = f"_{prefix}_template_yaml"
@@ -178,7 +197,13 @@ def _mme_cc(files: dict[str, str], manifest: dict[str, list[dict[str, str]]]) ->
 def render() -> dict[str, str]:
     """Relative path -> file content for the whole task folder."""
     files: dict[str, str] = {}
-    builders = (("visfactor", _visfactor), ("minds_eye", _minds_eye), ("visualpuzzles", _visualpuzzles), ("mme_cc", _mme_cc))
+    builders = (
+        ("visfactor", _visfactor),
+        ("visfactor_gen", _visfactor_gen),
+        ("minds_eye", _minds_eye),
+        ("visualpuzzles", _visualpuzzles),
+        ("mme_cc", _mme_cc),
+    )
     for folder, build in builders:
         manifest: dict[str, list[dict[str, str]]] = {}
         build(files, manifest)

@@ -35,25 +35,49 @@ def write_tsv(rows: Iterable[Mapping[str, Any]], path: str | Path) -> Path:
     return path
 
 
-def write_parquet(rows: Iterable[Mapping[str, Any]], path: str | Path) -> Path:
+def write_parquet(rows: Iterable[Mapping[str, Any]], path: str | Path, batch_rows: int = 256) -> Path:
+    """Write rows as the HF mirror's parquet, in row groups, so memory stays flat in the row count."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    rows = list(rows)
     image_type = pa.list_(pa.struct([("bytes", pa.binary()), ("path", pa.string())]))
-    table = pa.table(
-        {
-            "index": pa.array([int(r["index"]) for r in rows], pa.int64()),
-            "category_id": pa.array([r["category_id"] for r in rows], pa.string()),
-            "category_name": pa.array([r["category_name"] for r in rows], pa.string()),
-            "eval_index": pa.array([int(r["eval_index"]) for r in rows], pa.int64()),
-            "image": pa.array([[{"bytes": b, "path": None} for b in r["image"]] for r in rows], image_type),
-            "question": pa.array([r["question"] for r in rows], pa.string()),
-            "answer": pa.array([str(r["answer"]) for r in rows], pa.string()),
-            "additional": pa.array([r["additional"] for r in rows], pa.string()),
-        }
+    schema = pa.schema(
+        [
+            ("index", pa.int64()),
+            ("category_id", pa.string()),
+            ("category_name", pa.string()),
+            ("eval_index", pa.int64()),
+            ("image", image_type),
+            ("question", pa.string()),
+            ("answer", pa.string()),
+            ("additional", pa.string()),
+        ]
     )
-    pq.write_table(table, path)
+
+    def table(batch: list[Mapping[str, Any]]) -> Any:
+        return pa.table(
+            {
+                "index": [int(r["index"]) for r in batch],
+                "category_id": [r["category_id"] for r in batch],
+                "category_name": [r["category_name"] for r in batch],
+                "eval_index": [int(r["eval_index"]) for r in batch],
+                "image": [[{"bytes": b, "path": None} for b in r["image"]] for r in batch],
+                "question": [r["question"] for r in batch],
+                "answer": [str(r["answer"]) for r in batch],
+                "additional": [r["additional"] for r in batch],
+            },
+            schema=schema,
+        )
+
+    with pq.ParquetWriter(path, schema) as writer:
+        batch: list[Mapping[str, Any]] = []
+        for row in rows:
+            batch.append(row)
+            if len(batch) >= batch_rows:
+                writer.write_table(table(batch))
+                batch = []
+        if batch:
+            writer.write_table(table(batch))
     return path

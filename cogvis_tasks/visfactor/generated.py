@@ -1,0 +1,93 @@
+"""Generated VisFactor sets as a benchmark: same prompts, scoring and reports as VisFactor.
+
+``samples(subtests, variant=<preset>)`` generates items in memory (seed and item count
+from ``COGVIS_GEN_SEED`` / ``COGVIS_GEN_ITEMS`` unless given), turns their rows into the
+released schema and then into samples exactly as released rows are, so everything
+downstream (prompts, CoT rewrite, scoring, item credit, reports, baselines) is shared.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Iterable, Iterator
+from types import ModuleType
+
+from ..core.rng import DEFAULT_SEED
+from ..core.sample import Sample
+from . import benchmark as released
+from .data import Row
+from .generators.base import DIFFICULTIES, GeneratedItem
+
+NAME = "visfactor_gen"
+LENIENT = True
+VARIANTS = DIFFICULTIES
+GENERATED_SUBTESTS = ("CF1", "CF2", "CF3", "CS1", "CS2", "CS3", "MA1", "S1", "S2", "SS3", "VZ1", "VZ2")
+ENV_SEED, ENV_ITEMS = "COGVIS_GEN_SEED", "COGVIS_GEN_ITEMS"
+
+score = released.score
+build_report = released.build_report
+oracle_response = released.oracle_response
+random_response = released.random_response
+chance = released.chance
+
+
+def generator(subtest: str) -> ModuleType:
+    if subtest not in GENERATED_SUBTESTS:
+        raise ValueError(f"no generator for {subtest!r}; generated subtests: {GENERATED_SUBTESTS}")
+    return importlib.import_module(f"{__package__}.generators.{subtest.lower()}")
+
+
+def items(subtest: str, difficulty: str, seed: int, n: int | None = None) -> Iterator[GeneratedItem]:
+    """Items 0..n-1 of a subtest at a preset, one at a time (nothing is held)."""
+    gen = generator(subtest)
+    if difficulty not in gen.PRESETS:
+        raise ValueError(f"unknown difficulty {difficulty!r}; expected one of {sorted(gen.PRESETS)}")
+    config = gen.PRESETS[difficulty]
+    for index in range(gen.DEFAULT_ITEMS if n is None else n):
+        yield gen.generate(seed, index, config)
+
+
+def _settings(seed: int | None, n: int | None) -> tuple[int, int | None]:
+    seed = int(os.environ.get(ENV_SEED, DEFAULT_SEED)) if seed is None else seed
+    if n is None and os.environ.get(ENV_ITEMS):
+        n = int(os.environ[ENV_ITEMS])
+    return seed, n
+
+
+def samples(
+    subtests: Iterable[str] | None = None,
+    variant: str = "normal",
+    local_path: str | os.PathLike[str] | None = None,
+    seed: int | None = None,
+    n: int | None = None,
+    cot: bool = False,
+) -> list[Sample]:
+    """Samples of generated items (``variant`` is the difficulty preset)."""
+    del local_path  # generated in memory
+    seed, n = _settings(seed, n)
+    out = []
+    for subtest in subtests if subtests is not None else GENERATED_SUBTESTS:
+        row_index = 0
+        for item in items(subtest, variant, seed, n):
+            meta = item.metadata
+            for k, row in enumerate(item.rows):
+                released_row = Row(
+                    index=f"gen-{variant}-{seed}-{subtest}-{item.index}-{k}",
+                    category_id=subtest,
+                    category_name=released.BY_ID[subtest].name,
+                    eval_index=item.index,
+                    images=row.images,
+                    question=row.question,
+                    answer=row.answer,
+                    additional=row.additional,
+                    source=f"generated:{subtest}:{variant}:seed={seed}",
+                    row=row_index,
+                )
+                row_index += 1
+                sample = released.sample_from_row(released_row, "cot" if cot else "direct")
+                extra = {"difficulty": variant, "seed": seed}
+                if "answer_space" in meta:
+                    extra["answer_space"] = meta["answer_space"]
+                out.append(Sample(**{**sample.__dict__, "benchmark": NAME, "metadata": {**sample.metadata, **extra}}))
+    return out

@@ -1,0 +1,82 @@
+"""What every VisFactor generator returns and how it is seeded.
+
+An item is a pure function of (seed, subtest, index, config): its RNG is derived
+from all four by hashing, so item 17 is the same whether 20 or 2,000 items are
+made, and seeds never overlap (``seed + index`` would make seed 42 item 1 equal
+seed 43 item 0). Items carry the rows in the released VisFactor schema (so they
+load through the same reader as the released files) plus metadata: the
+parameters, the difficulty, and the scene description a verifier needs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from PIL import Image
+
+from ...core.rng import rng_for
+from ..subtests import BY_ID
+
+DIFFICULTIES = ("easy", "normal", "hard")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row in the released schema (``index`` and ``category_*`` are filled in when written)."""
+
+    question: str  # template with <IMAGE_k>, <br> and optional <ADDITIONAL_n> tags
+    images: tuple[bytes, ...]
+    answer: str
+    additional: str = ""
+
+
+@dataclass(frozen=True)
+class GeneratedItem:
+    subtest: str
+    index: int
+    rows: tuple[Row, ...]
+    metadata: dict[str, Any] = field(default_factory=dict)  # difficulty, params, scene (JSON-serialisable)
+
+
+def item_rng(seed: int, subtest: str, index: int, config: Any) -> random.Random:
+    """The item's own generator: independent of how many other items are produced."""
+    return rng_for(seed, "visfactor-generator", subtest, index, json.dumps(dataclasses.asdict(config), sort_keys=True))
+
+
+def png(img: Image.Image) -> bytes:
+    """Deterministic PNG bytes (no timestamps or other metadata)."""
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=False)
+    return buf.getvalue()
+
+
+def official_rows(item: GeneratedItem, first_index: int, eval_index: int) -> list[dict[str, Any]]:
+    """The item's rows as dicts in the released column layout (for the TSV/parquet writers)."""
+    return [
+        {
+            "index": first_index + k,
+            "category_id": item.subtest,
+            "category_name": BY_ID[item.subtest].name,
+            "eval_index": eval_index,
+            "image": list(row.images),
+            "question": row.question,
+            "answer": row.answer,
+            "additional": row.additional,
+        }
+        for k, row in enumerate(item.rows)
+    ]
+
+
+def check_choice(name: str, value: Any, allowed: tuple[Any, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
+
+
+def check_range(name: str, value: float, low: float, high: float) -> None:
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be in [{low}, {high}], got {value!r}")
