@@ -57,7 +57,7 @@ class CogvisAdapter(VisionLanguageAdapter):
     def load(self) -> tuple[DatasetDict, None]:
         bench = benchmark(self.benchmark_name)
         wanted = list(self.subset_list)
-        samples = bench.samples(subtests=wanted, variant=self.variant, local_path=self._local_path())
+        samples = bench.samples(subtests=wanted, variant=self.variant, local_path=self._local_path(), **self._sample_kwargs())
         record_map: dict[str, list[dict[str, Any]]] = {s: [] for s in wanted}
         for sample in samples:
             record_map[sample.subtest].append(sample.to_record())
@@ -72,6 +72,10 @@ class CogvisAdapter(VisionLanguageAdapter):
         )
         self._expected = {subset: [(s.metadata["cogvis_id"], s.metadata["item"]) for s in dataset[subset]] for subset in wanted}
         return dataset, None
+
+    def _sample_kwargs(self) -> dict[str, Any]:
+        """Benchmark-specific loader arguments (generated sets take seed and item count)."""
+        return {}
 
     def record_to_sample(self, record: dict[str, Any]) -> EsSample:
         sample = Sample.from_record(record)

@@ -14,6 +14,8 @@ from ..minds_eye.prompt import VARIANTS as MINDS_EYE_VARIANTS
 from ..minds_eye.tasks import TASKS as MINDS_EYE_TASKS
 from ..mme_cc.subtasks import SUBTASKS as MME_CC_SUBTASKS
 from ..visfactor.data import HF_DATASET_ID
+from ..visfactor.generated import GENERATED_SUBTESTS
+from ..visfactor.generators.base import DIFFICULTIES as GEN_DIFFICULTIES
 from ..visfactor.subtests import SUBTESTS
 from ..visualpuzzles.benchmark import VARIANTS as VP_VARIANTS
 from ..visualpuzzles.data import HF_DATASET_ID as VP_HF_ID
@@ -141,6 +143,41 @@ MME_CC_META = BenchmarkMeta(
 )
 
 
+class VisFactorGenAdapter(CogvisAdapter):
+    """Generated VisFactor sets: ``--dataset-args '{"visfactor_gen_normal": {"extra_params": {"seed": 7, "items": 50}}}'``."""
+
+    benchmark_name = "visfactor_gen"
+    hub_id = "generated"
+
+    def _sample_kwargs(self) -> dict[str, Any]:
+        params = self.extra_params or {}
+        return {"seed": params.get("seed"), "n": params.get("items")}
+
+
+def _visfactor_gen_meta(difficulty: str) -> BenchmarkMeta:
+    subsets = list(GENERATED_SUBTESTS)
+    return BenchmarkMeta(
+        name=f"visfactor_gen_{difficulty}",
+        dataset_id="generated",
+        subset_list=subsets,
+        default_subset=subsets[0],
+        pretty_name=f"VisFactor generated ({difficulty}, cogvis-tasks)",
+        description=(
+            "VisFactor items from the cogvis generators for 12 subtests, made in memory at load time; "
+            "same prompts, scoring and reports as `visfactor`. extra_params: seed (default $COGVIS_GEN_SEED or 1234), "
+            "items per subtest (default $COGVIS_GEN_ITEMS or the official counts)."
+        ),
+        metric_list=["accuracy"],
+        primary_metric=PRIMARY,
+        eval_split="test",
+        extra_params={
+            "seed": {"type": "int | null", "description": "generator seed", "value": None},
+            "items": {"type": "int | null", "description": "items per subtest", "value": None},
+        },
+        tags=[Tags.MULTI_MODAL, Tags.REASONING],
+    )
+
+
 def register_benchmarks(registry: Any, replace: Callable[..., Any]) -> None:
     # The shipped name is reserved by evalscope's index: load its entry first, then swap the meta.
     shipped = registry["visfactor"]
@@ -148,6 +185,11 @@ def register_benchmarks(registry: Any, replace: Callable[..., Any]) -> None:
         registry["visfactor"] = replace(shipped, data_adapter=VisFactorAdapter, **_visfactor_fields(cot=False))
     if "visfactor_cot" not in registry:
         register_benchmark(BenchmarkMeta(name="visfactor_cot", **_visfactor_fields(cot=True)))(VisFactorCotAdapter)
+    for difficulty in GEN_DIFFICULTIES:
+        meta = _visfactor_gen_meta(difficulty)
+        if meta.name not in registry:
+            adapter = type(f"VisFactorGen{difficulty.title()}Adapter", (VisFactorGenAdapter,), {"variant": difficulty})
+            register_benchmark(meta)(adapter)
     if "mme_cc" not in registry:
         register_benchmark(MME_CC_META)(MmeCcAdapter)
     if "visualpuzzles" not in registry:
