@@ -1,0 +1,250 @@
+"""CF3 Copying: copy a path of straight segments onto a dot grid from a circled start; where does it end?
+
+Geometry: an m x n grid of dots. The path is a self-avoiding walk: each step moves by
+a primitive vector (dr, dc) (gcd 1, as in the official generator, so no segment passes
+over a dot) with |dr|, |dc| <= max_move, never revisits a dot, and never lies on the
+same straight line as an earlier segment (so no segment continues or overlaps another
+and the number of segments is visible). For legibility (our addition, ``clearance``) no
+dot of the path lies within 0.25 dot spacings of a path segment it is not an end of:
+no near-T-junctions and no hairline wedges that look like a segment doubling back. The walk starts at the circled dot of the
+reference grid; the answer is its end dot, 1-indexed as "(row, column)".
+
+Images: (0) the reference grid with the start circled and rows/columns numbered;
+(1) the path on a grid of the same size with its own start circled. With ``translate``
+(default) the path is drawn at another position of the grid (walks that fill the grid
+and fit nowhere else are redrawn), so the answer needs the copy; the official generator
+draws it at the same position (``translate=False``), where the end can be read off the
+path image directly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from dataclasses import dataclass
+from itertools import pairwise
+
+from PIL import Image, ImageDraw, ImageFont
+
+from . import base
+
+QUESTION = (
+    "Task: This is a test of copying a figure onto a grid of dots. The grid <IMAGE_0> has {m} rows and {n} columns "
+    "of dots, and one dot is circled. The figure <IMAGE_1> is a path of {k} straight line {segments} drawn on a grid "
+    "of the same size; the dot where the path starts is circled. Copy the path onto the first grid, starting at its "
+    "circled dot and keeping the direction and length of every segment. At which dot does the copy end? Rows are "
+    "numbered 1 to {m} from top to bottom and columns 1 to {n} from left to right.<br>"
+    'Output: Respond with {{"answer": "(r, c)"}}, where r is the row and c the column of the end dot.'
+)
+
+
+def moves(max_move: int) -> list[tuple[int, int]]:
+    """Primitive steps: a segment between dots that passes over no other dot."""
+    return [
+        (dr, dc) for dr in range(-max_move, max_move + 1) for dc in range(-max_move, max_move + 1) if (dr or dc) and math.gcd(dr, dc) == 1
+    ]
+
+
+def line_key(p: tuple[int, int], step: tuple[int, int]) -> tuple[int, int, int]:
+    """The infinite line through ``p`` along ``step``: canonical direction plus offset."""
+    a, b = step if step > (0, 0) else (-step[0], -step[1])
+    return a, b, b * p[0] - a * p[1]
+
+
+def seg_distance(p: tuple[int, int], a: tuple[int, int], b: tuple[int, int]) -> float:
+    """Distance from dot ``p`` to segment ``ab`` in dot spacings."""
+    (pr, pc), (ar, ac), (br, bc) = p, a, b
+    dr, dc = br - ar, bc - ac
+    t = max(0.0, min(1.0, ((pr - ar) * dr + (pc - ac) * dc) / (dr * dr + dc * dc)))
+    return math.hypot(pr - ar - t * dr, pc - ac - t * dc)
+
+
+def clear(path: list[tuple[int, int]], q: tuple[int, int], clearance: float) -> bool:
+    """Adding dot ``q`` keeps every path dot at least ``clearance`` away from segments it is not on."""
+    cur = path[-1]
+    if any(seg_distance(p, cur, q) < clearance for p in path[:-1]):
+        return False
+    return all(seg_distance(q, a, b) >= clearance for a, b in pairwise(path))
+
+
+def random_walk(rng: random.Random, config: Config) -> tuple[tuple[int, int], list[tuple[int, int]]]:
+    options = moves(config.max_move)
+    for _ in range(10_000):
+        length = rng.randint(config.min_steps, config.max_steps)
+        cur = (rng.randrange(config.rows), rng.randrange(config.cols))
+        start, path, lines, steps = cur, [cur], set(), []
+        while len(steps) < length:
+            ok = []
+            for dr, dc in options:
+                q = (cur[0] + dr, cur[1] + dc)
+                if 0 <= q[0] < config.rows and 0 <= q[1] < config.cols and q not in path:
+                    if line_key(cur, (dr, dc)) not in lines and clear(path, q, config.clearance):
+                        ok.append((dr, dc))
+            if not ok:
+                break
+            step = rng.choice(ok)
+            lines.add(line_key(cur, step))
+            cur = (cur[0] + step[0], cur[1] + step[1])
+            path.append(cur)
+            steps.append(step)
+        if len(steps) == length:
+            return start, steps
+    raise RuntimeError(f"CF3: no walk found for {dataclasses.asdict(config)}")
+
+
+def vertices(start: tuple[int, int], steps) -> list[tuple[int, int]]:
+    out = [start]
+    for dr, dc in steps:
+        out.append((out[-1][0] + dr, out[-1][1] + dc))
+    return out
+
+
+def build_scene(rng: random.Random, config: Config) -> dict:
+    for _ in range(200):  # with ``translate``, redraw walks that fill the grid and cannot be moved
+        start, steps = random_walk(rng, config)
+        pts = vertices(start, steps)
+        rel = [(r - start[0], c - start[1]) for r, c in pts]
+        elsewhere = [
+            (r, c)
+            for r in range(config.rows)
+            for c in range(config.cols)
+            if (r, c) != start and all(0 <= r + a < config.rows and 0 <= c + b < config.cols for a, b in rel)
+        ]
+        if elsewhere or not config.translate:
+            break
+    path_start = rng.choice(elsewhere) if config.translate and elsewhere else start
+    end = pts[-1]
+    return {
+        "rows": config.rows,
+        "cols": config.cols,
+        "start": list(start),
+        "steps": [list(s) for s in steps],
+        "path_start": list(path_start),
+        "end": list(end),
+    }
+
+
+def _font(size: int) -> ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+def _grid_xy(config: Config):
+    unit = (config.image_size - 2 * config.margin) / (max(config.rows, config.cols) - 1)
+    x0 = (config.image_size - unit * (config.cols - 1)) / 2
+    y0 = (config.image_size - unit * (config.rows - 1)) / 2
+    return lambda r, c: (x0 + c * unit, y0 + r * unit)
+
+
+def _draw(config: Config, circled: tuple[int, int], path=None, labels: bool = False) -> Image.Image:
+    """Dots, a ring round ``circled``, optionally the path and row/column numbers; at 2x, averaged down."""
+    s = config.image_size
+    xy = _grid_xy(config)
+    img = Image.new("L", (2 * s, 2 * s), 255)
+    draw = ImageDraw.Draw(img)
+    if path:
+        for (r1, c1), (r2, c2) in pairwise(path):
+            (xa, ya), (xb, yb) = xy(r1, c1), xy(r2, c2)
+            draw.line((2 * xa, 2 * ya, 2 * xb, 2 * yb), fill=0, width=2 * config.line_width)
+    d = 2 * config.dot_radius
+    for r in range(config.rows):
+        for c in range(config.cols):
+            x, y = xy(r, c)
+            draw.ellipse((2 * x - d, 2 * y - d, 2 * x + d, 2 * y + d), fill=0)
+    x, y = xy(*circled)
+    ring = 2 * config.ring_radius
+    draw.ellipse((2 * x - ring, 2 * y - ring, 2 * x + ring, 2 * y + ring), outline=0, width=2 * config.line_width - 2)
+    if labels:
+        font = _font(2 * config.label_size)
+        gap = 2 * (config.ring_radius + config.label_size)
+        for r in range(config.rows):
+            x, y = xy(r, 0)
+            draw.text((2 * x - gap, 2 * y), str(r + 1), fill=0, font=font, anchor="rm")
+        for c in range(config.cols):
+            x, y = xy(0, c)
+            draw.text((2 * x, 2 * y - gap), str(c + 1), fill=0, font=font, anchor="mb")
+    return img.reduce(2)
+
+
+@dataclass(frozen=True)
+class Config:
+    rows: int = 5
+    cols: int = 5
+    min_steps: int = 4  # segments in the path
+    max_steps: int = 4
+    max_move: int = 4  # largest |dr| or |dc| of one segment (the official generator uses 4)
+    translate: bool = True  # draw the path away from the circled start when it fits elsewhere
+    clearance: float = 0.25  # min distance (dot spacings) of a path dot from path segments it is not on; 0 = official
+    image_size: int = 512
+    margin: int = 80
+    line_width: int = 4
+    dot_radius: int = 6
+    ring_radius: int = 16
+    label_size: int = 22
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:
+        base.check_range("rows", self.rows, 2, 12)
+        base.check_range("cols", self.cols, 2, 12)
+        base.check_range("min_steps", self.min_steps, 1, 12)
+        base.check_range("max_steps", self.max_steps, self.min_steps, 12)
+        base.check_range("max_move", self.max_move, 1, 11)
+        base.check_choice("translate", self.translate, (True, False))
+        base.check_range("clearance", self.clearance, 0.0, 0.45)
+        base.check_range("image_size", self.image_size, 256, 2048)
+        base.check_range("line_width", self.line_width, 2, 12)
+        base.check_range("dot_radius", self.dot_radius, 2, 20)
+        base.check_range("ring_radius", self.ring_radius, self.dot_radius + self.line_width, 60)
+        base.check_range("label_size", self.label_size, 8, 60)
+        base.check_range("margin", self.margin, 2 * self.ring_radius + 2 * self.label_size, self.image_size // 3)
+        if self.max_steps > self.rows * self.cols - 1:
+            raise ValueError(f"max_steps {self.max_steps} needs more than the {self.rows * self.cols} dots of the grid")
+        if (self.image_size - 2 * self.margin) / (max(self.rows, self.cols) - 1) < 3 * self.ring_radius:
+            raise ValueError(f"image_size too small for a {self.rows} x {self.cols} grid (dots closer than the rings)")
+
+
+PRESETS: dict[str, Config] = {
+    "easy": Config(rows=5, cols=5, min_steps=1, max_steps=3),
+    "normal": Config(rows=5, cols=5, min_steps=4, max_steps=4),
+    "hard": Config(rows=6, cols=6, min_steps=3, max_steps=6),
+}
+SUBTEST = "CF3"
+ROWS_PER_ITEM = 1
+DEFAULT_ITEMS = 64
+
+
+def difficulty(config: Config) -> str:
+    return next((name for name, preset in PRESETS.items() if preset == config), "custom")
+
+
+def answer_text(end: tuple[int, int]) -> str:
+    return f"({end[0] + 1}, {end[1] + 1})"
+
+
+def generate(seed: int, index: int, config: Config, *, render: bool = True) -> base.GeneratedItem:
+    """Item ``index`` of ``seed``. ``render=False`` skips the PNGs (same scene and answer)."""
+    rng = base.item_rng(seed, SUBTEST, index, config)
+    scene = build_scene(rng, config)
+    k = len(scene["steps"])
+    question = QUESTION.format(m=config.rows, n=config.cols, k=k, segments="segment" if k == 1 else "segments")
+    images: tuple[bytes, ...] = ()
+    if render:
+        path = vertices(tuple(scene["path_start"]), scene["steps"])
+        images = (
+            base.png(_draw(config, tuple(scene["start"]), labels=True)),
+            base.png(_draw(config, tuple(scene["path_start"]), path=path)),
+        )
+    row = base.Row(question, images, answer_text(tuple(scene["end"])))
+    return base.GeneratedItem(
+        SUBTEST,
+        index,
+        (row,),
+        {
+            "difficulty": difficulty(config),
+            "params": dataclasses.asdict(config),
+            "scene": scene,
+            "answer_space": config.rows * config.cols,
+        },
+    )
