@@ -1,0 +1,270 @@
+"""VZ1 Form Board: which of five pieces fit together to form a given shape?
+
+A target polygon with integer vertices is cut into 3 to 5 convex pieces by straight
+cuts whose slopes come from {0, inf, +-1, +-2, +-3}; all arithmetic is exact
+(``Fraction``), so the true pieces tile the target with no gap and no overlap by
+construction (unlike the official code, nothing can be dropped). The remaining
+candidates are distractors cut from a true piece, kept only if no subset of
+candidates that contains them has the target's area, so no distractor can be part
+of any tiling (the area argument). Pieces are drawn at the target's scale, turned
+but never flipped. Every row shows the shape and all five pieces and asks about one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+
+from PIL import Image, ImageDraw, ImageFont
+
+from . import base
+
+QUESTION = (
+    "Task: The shape <IMAGE_0> can be made exactly, with no gaps and no overlaps, by fitting together some of the "
+    "{n} pieces below. Pieces may be turned around but not flipped over, and every piece is drawn at the same scale "
+    "as the shape.<br>{pieces}<br>Is piece {k} one of the pieces that form the shape?<br>"
+)
+OUTPUT = 'Output: Respond with {"answer": "T"} if it is, otherwise {"answer": "F"}.'
+
+SUBTEST = "VZ1"
+ROWS_PER_ITEM = 5  # one row per candidate piece
+N_CANDIDATES = ROWS_PER_ITEM
+DEFAULT_ITEMS = 48
+
+#: Cut directions as (a, b) of the line a*x + b*y = c, keyed by slope.
+DIRECTIONS = {"0": (0, 1), "inf": (1, 0), "1": (1, -1), "-1": (1, 1), "2": (2, -1), "-2": (2, 1), "3": (3, -1), "-3": (3, 1)}
+ROTATIONS = ("none", "quarter", "any")
+MIN_FATNESS = 1 / 40  # area / perimeter^2 of every piece (a square has 1/16)
+MIN_EDGE = 0.5  # units
+FILL = 214  # light grey (images are greyscale)
+#: Coordinates are integers in 1/60 of a unit: every vertex is where two lines a*x + b*y = c
+#: with (a, b) from DIRECTIONS and integer c meet, so its denominator divides |a1*b2 - a2*b1| <= 6.
+DEN = 60
+
+Point = tuple[int, int]
+Poly = tuple[Point, ...]
+
+
+@functools.lru_cache(maxsize=65536)
+def _area2(poly: Poly) -> int:
+    """Twice the area, in (1/DEN)^2 units: exact."""
+    n = len(poly)
+    return abs(sum(poly[i][0] * poly[(i + 1) % n][1] - poly[(i + 1) % n][0] * poly[i][1] for i in range(n)))
+
+
+def _fat(poly: Poly) -> bool:
+    """Not a sliver, and no edge too short to see."""
+    edges = [math.dist(poly[i], poly[(i + 1) % len(poly)]) / DEN for i in range(len(poly))]
+    return min(edges) >= MIN_EDGE and _area2(poly) / (2 * DEN * DEN) >= MIN_FATNESS * sum(edges) ** 2
+
+
+def _cleanup(poly: list[Point]) -> Poly:
+    """Drop repeated and collinear vertices."""
+    pts = [p for i, p in enumerate(poly) if p != poly[i - 1]]
+    changed = True
+    while changed and len(pts) >= 3:
+        changed = False
+        for i in range(len(pts)):
+            (ax, ay), (bx, by), (cx, cy) = pts[i - 1], pts[i], pts[(i + 1) % len(pts)]
+            if (bx - ax) * (cy - ay) - (by - ay) * (cx - ax) == 0:
+                del pts[i]
+                changed = True
+                break
+    return tuple(pts)
+
+
+def _half(poly: Poly, line: tuple[int, int, int], sign: int) -> Poly:
+    """The part of a convex polygon with sign * (a*x + b*y - c) >= 0 (Sutherland-Hodgman), exactly."""
+    a, b, c = line
+    value = [sign * (a * x + b * y - DEN * c) for x, y in poly]
+    out: list[Point] = []
+    for i, p in enumerate(poly):
+        j = (i + 1) % len(poly)
+        if value[i] >= 0:
+            out.append(p)
+        if (value[i] > 0 > value[j]) or (value[i] < 0 < value[j]):
+            d = value[i] - value[j]
+            x, rx = divmod(p[0] * d + value[i] * (poly[j][0] - p[0]), d)
+            y, ry = divmod(p[1] * d + value[i] * (poly[j][1] - p[1]), d)
+            if rx or ry:  # pragma: no cover (impossible for lines from DIRECTIONS)
+                raise ArithmeticError("VZ1: a vertex left the 1/60 lattice")
+            out.append((x, y))
+    return _cleanup(out)
+
+
+def _random_cut(rng: random.Random, poly: Poly, slopes: tuple[str, ...]) -> tuple[Poly, Poly] | None:
+    """Split by a random allowed line with an integer offset through the interior."""
+    a, b = DIRECTIONS[rng.choice(slopes)]
+    values = [a * x + b * y for x, y in poly]
+    low, high = min(values) // DEN + 1, -(-max(values) // DEN) - 1
+    if low > high:
+        return None
+    line = (a, b, rng.randint(low, high))
+    parts = _half(poly, line, 1), _half(poly, line, -1)
+    return parts if all(len(p) >= 3 for p in parts) else None
+
+
+def _target(rng: random.Random, config: Config) -> Poly:
+    w, h = DEN * rng.randint(config.size_min, config.size_max), DEN * rng.randint(config.size_min, config.size_max)
+    poly: Poly = ((0, 0), (w, 0), (w, h), (0, h))
+    for _ in range(rng.randint(config.corner_cuts_min, config.corner_cuts_max)):
+        for _ in range(40):  # chop off a corner: remove 3% to 15% of the area
+            parts = _random_cut(rng, poly, config.slopes)
+            if parts:
+                small, big = sorted(parts, key=_area2)
+                if 0.03 <= _area2(small) / _area2(poly) <= 0.15 and _fat(big):
+                    poly = big
+                    break
+    return poly
+
+
+def _pieces(rng: random.Random, config: Config, target: Poly, n: int) -> list[Poly] | None:
+    min_area2 = _area2(target) * config.min_piece_frac
+    pieces = [target]
+    while len(pieces) < n:
+        for _ in range(60):
+            k = rng.choices(range(len(pieces)), weights=[_area2(p) for p in pieces])[0]
+            parts = _random_cut(rng, pieces[k], config.slopes)
+            if parts and all(_area2(p) >= min_area2 and _fat(p) for p in parts):
+                pieces[k : k + 1] = list(parts)
+                break
+        else:
+            return None
+    return pieces
+
+
+def _distractor(rng: random.Random, config: Config, pieces: list[Poly], others: list[Poly], total: int) -> Poly | None:
+    """A part of a true piece whose area, with any subset of the other candidates, misses the target's."""
+    sums = {sum(_area2(p) for p in s) for r in range(len(others) + 1) for s in combinations(others, r)}
+    for _ in range(60):
+        source = rng.choice(pieces)
+        parts = _random_cut(rng, source, config.slopes)
+        if not parts:
+            continue
+        part = parts[rng.randrange(2)]
+        keep = _area2(part) / _area2(source)
+        if not (config.keep_min <= keep <= config.keep_max and _fat(part)):
+            continue
+        if total - _area2(part) not in sums and all(_area2(part) != _area2(o) for o in others):
+            return part
+    return None
+
+
+def _rotation(rng: random.Random, mode: str) -> int:
+    return 0 if mode == "none" else rng.choice((0, 90, 180, 270)) if mode == "quarter" else rng.randrange(360)
+
+
+@dataclass(frozen=True)
+class Config:
+    pieces_min: int = 3
+    pieces_max: int = 4  # up to 5; an item with 5 true pieces has no distractor
+    size_min: int = 6  # sides of the target's bounding rectangle, in units
+    size_max: int = 10
+    corner_cuts_min: int = 0
+    corner_cuts_max: int = 2
+    slopes: tuple[str, ...] = ("0", "inf", "1", "-1", "2", "-2")
+    rotation: str = "any"  # how pieces are turned: not at all, quarter turns, any whole degree
+    min_piece_frac: float = 0.08  # smallest true piece, as a fraction of the target's area
+    keep_min: float = 0.4  # a distractor keeps this fraction of the piece it is cut from
+    keep_max: float = 0.85
+    image_size: int = 320
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:
+        base.check_range("pieces_min", self.pieces_min, 2, N_CANDIDATES)
+        base.check_range("pieces_max", self.pieces_max, self.pieces_min, N_CANDIDATES)
+        base.check_range("size_min", self.size_min, 4, 16)
+        base.check_range("size_max", self.size_max, self.size_min, 16)
+        base.check_range("corner_cuts_min", self.corner_cuts_min, 0, 4)
+        base.check_range("corner_cuts_max", self.corner_cuts_max, self.corner_cuts_min, 4)
+        if not self.slopes or not set(self.slopes) <= set(DIRECTIONS) or len(set(self.slopes)) != len(self.slopes):
+            raise ValueError(f"slopes must be distinct values from {tuple(DIRECTIONS)}, got {self.slopes!r}")
+        if len(self.slopes) < 2:
+            raise ValueError(f"slopes needs at least two directions, got {self.slopes!r}")
+        base.check_choice("rotation", self.rotation, ROTATIONS)
+        base.check_range("min_piece_frac", self.min_piece_frac, 0.02, 0.5 / self.pieces_max)
+        base.check_range("keep_min", self.keep_min, 0.2, 0.95)
+        base.check_range("keep_max", self.keep_max, self.keep_min + 0.05, 0.95)
+        base.check_range("image_size", self.image_size, 128, 1024)
+
+
+PRESETS: dict[str, Config] = {
+    "easy": Config(pieces_min=3, pieces_max=3, corner_cuts_max=1, slopes=("0", "inf", "1", "-1"), rotation="quarter"),
+    "normal": Config(),
+    # Four pieces, not five: with five true pieces there is no distractor and "all T" would be right.
+    "hard": Config(pieces_min=4, pieces_max=4, corner_cuts_min=1, slopes=tuple(DIRECTIONS), keep_min=0.55, keep_max=0.9),
+}
+
+
+def _scene(rng: random.Random, config: Config) -> tuple[list[Poly], Poly, list[int], int]:
+    for _ in range(500):
+        n = rng.randint(config.pieces_min, config.pieces_max)
+        target = _target(rng, config)
+        pieces = _pieces(rng, config, target, n)
+        if pieces is None:
+            continue
+        candidates = list(pieces)
+        while len(candidates) < N_CANDIDATES:
+            extra = _distractor(rng, config, pieces, candidates, _area2(target))
+            if extra is None:
+                break
+            candidates.append(extra)
+        if len(candidates) == N_CANDIDATES:
+            order = list(range(N_CANDIDATES))
+            rng.shuffle(order)
+            return [candidates[i] for i in order], target, [int(i < n) for i in order], n
+    raise RuntimeError("VZ1: no valid scene in 500 attempts")  # pragma: no cover (never seen)
+
+
+@functools.lru_cache(maxsize=8)
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.load_default(size=size)
+
+
+def _render(poly: Poly, angle: int, scale: float, size: int, label: str) -> Image.Image:
+    """The polygon turned by ``angle`` degrees (counter-clockwise), centred below a label band."""
+    ss, band = 2, size // 9
+    t = math.radians(angle)
+    pts = [((x * math.cos(t) - y * math.sin(t)) / DEN, (x * math.sin(t) + y * math.cos(t)) / DEN) for x, y in poly]
+    cx = (min(p[0] for p in pts) + max(p[0] for p in pts)) / 2
+    cy = (min(p[1] for p in pts) + max(p[1] for p in pts)) / 2
+    mid_x, mid_y = size / 2, band + (size - band) / 2
+    xy = [(ss * (mid_x + (x - cx) * scale), ss * (mid_y - (y - cy) * scale)) for x, y in pts]
+    img = Image.new("L", (size * ss, size * ss), 255)
+    draw = ImageDraw.Draw(img)
+    draw.polygon(xy, fill=FILL, outline=0, width=2 * ss)
+    draw.text((8 * ss, 6 * ss), label, fill=0, font=_font(ss * max(10, size // 20)))
+    return img.reduce(ss)  # 2x2 supersampling: antialiased edges
+
+
+def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
+    rng = base.item_rng(seed, SUBTEST, index, config)
+    candidates, target, is_piece, n = _scene(rng, config)
+    rotations = [_rotation(rng, config.rotation) for _ in candidates]
+    size = config.image_size
+    diameter = max(math.dist(p, q) for p in target for q in target) / DEN
+    scale = min(32.0, (size - size // 9 - 24) / diameter)  # same scale for every image of the item
+    images = [base.png(_render(target, 0, scale, size, "Shape"))]
+    images += [base.png(_render(c, r, scale, size, f"Piece {i + 1}")) for i, (c, r) in enumerate(zip(candidates, rotations, strict=True))]
+    pieces_text = "<br>".join(f"Piece {i}: <IMAGE_{i}>" for i in range(1, N_CANDIDATES + 1))
+    rows = tuple(
+        base.Row(QUESTION.format(n=N_CANDIDATES, pieces=pieces_text, k=k + 1) + OUTPUT, tuple(images), "T" if is_piece[k] else "F")
+        for k in range(N_CANDIDATES)
+    )
+    as_text = lambda poly: [[str(Fraction(x, DEN)), str(Fraction(y, DEN))] for x, y in poly]  # noqa: E731
+    scene = {
+        "target": as_text(target),
+        "candidates": [{"polygon": as_text(c), "rotation": r} for c, r in zip(candidates, rotations, strict=True)],
+        "scale": scale,
+        "image_size": size,
+    }
+    difficulty = next((name for name, preset in PRESETS.items() if preset == config), "custom")
+    metadata = {"difficulty": difficulty, "params": dataclasses.asdict(config), "scene": scene, "pieces": n}
+    return base.GeneratedItem(SUBTEST, index, rows, metadata)

@@ -1,0 +1,354 @@
+"""VZ1 (Form Board) and VZ2 (Paper Folding) generators: answers, determinism, configs, images, round trip."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import hashlib
+import io
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from cogvis_tasks.visfactor import benchmark
+from cogvis_tasks.visfactor.files import write_parquet
+from cogvis_tasks.visfactor.generators import base, verify_vz1, verify_vz2, vz1, vz2
+
+GENERATORS = {"VZ1": (vz1, verify_vz1), "VZ2": (vz2, verify_vz2)}
+CUSTOM = {
+    "VZ1": (
+        vz1.Config(pieces_min=5, pieces_max=5, rotation="none"),
+        vz1.Config(pieces_min=2, pieces_max=3, size_min=4, size_max=6, slopes=("0", "inf")),
+        vz1.Config(slopes=("1", "-1", "3", "-3"), corner_cuts_min=2, corner_cuts_max=4, image_size=200),
+    ),
+    "VZ2": (
+        vz2.Config(folds_min=2, folds_max=2, fold_kinds=("d",)),
+        vz2.Config(grid=8, folds_min=4, folds_max=6),
+        vz2.Config(grid=4, fold_kinds=("h", "v"), min_holes=1, panel_size=150),
+    ),
+}
+PER_PRESET, PER_CUSTOM, SEED = 300, 40, 2024
+
+
+def _configs(sid: str) -> list[tuple[str, object]]:
+    module = GENERATORS[sid][0]
+    return list(module.PRESETS.items()) + [(f"custom{i}", c) for i, c in enumerate(CUSTOM[sid])]
+
+
+@pytest.fixture(scope="module")
+def corpus() -> dict[str, list[tuple[str, object, base.GeneratedItem]]]:
+    """About a thousand items per generator over all presets and the custom configs, made once."""
+    out: dict[str, list] = {}
+    for sid, (module, _) in GENERATORS.items():
+        out[sid] = []
+        start = time.process_time()
+        for name, config in _configs(sid):
+            n = PER_CUSTOM if name.startswith("custom") else PER_PRESET
+            out[sid] += [(name, config, module.generate(SEED, i, config)) for i in range(n)]
+        rate = len(out[sid]) / (time.process_time() - start)
+        print(f"\n{sid}: {len(out[sid])} items at {rate:.0f} items/s (CPU time, images included)")
+    return out
+
+
+# ---- answers ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sid", sorted(GENERATORS))
+def test_verifier_agrees_on_every_item(corpus, sid):
+    verify = GENERATORS[sid][1].verify
+    mismatches = [(name, item.index) for name, _, item in corpus[sid] if verify(item) != [r.answer for r in item.rows]]
+    assert len(corpus[sid]) == 3 * PER_PRESET + len(CUSTOM[sid]) * PER_CUSTOM >= 1000
+    assert mismatches == []
+
+
+def test_vz1_answers_follow_the_pieces(corpus):
+    for _, config, item in corpus["VZ1"]:
+        answers = [r.answer for r in item.rows]
+        assert len(answers) == vz1.ROWS_PER_ITEM and set(answers) <= {"T", "F"}
+        assert answers.count("T") == item.metadata["pieces"]
+        assert config.pieces_min <= item.metadata["pieces"] <= config.pieces_max
+
+
+def test_vz1_true_pieces_tile_and_distractors_fail_by_area(corpus):
+    """Directly, with exact areas: the T pieces add up to the target, no set holding an F piece does."""
+    for _, _, item in corpus["VZ1"][::7]:
+        scene = item.metadata["scene"]
+        target = [(Fraction(x), Fraction(y)) for x, y in scene["target"]]
+        polys = [[(Fraction(x), Fraction(y)) for x, y in c["polygon"]] for c in scene["candidates"]]
+        truth = [k for k, r in enumerate(item.rows) if r.answer == "T"]
+        total = verify_vz1.exact_area(target)
+        assert sum(verify_vz1.exact_area(polys[k]) for k in truth) == total
+        assert verify_vz1.tiles(target, [polys[k] for k in truth])
+        for mask in range(1, 32):
+            subset = [k for k in range(5) if mask >> k & 1]
+            if set(subset) - set(truth):
+                assert sum(verify_vz1.exact_area(polys[k]) for k in subset) != total
+
+
+def test_vz2_exactly_one_option_is_right(corpus):
+    for _, config, item in corpus["VZ2"]:
+        answers = [r.answer for r in item.rows]
+        assert answers.count("T") == 1
+        scene = item.metadata["scene"]
+        assert config.folds_min <= len(scene["folds"]) <= config.folds_max
+        options = [frozenset(map(tuple, o)) for o in scene["options"]]
+        assert len(set(options)) == 5 and all(options)
+        assert item.metadata["holes"] >= config.min_holes
+
+
+def test_verifiers_catch_corrupted_scenes(corpus):
+    """Mutations of the scene either make it ill-posed (ValueError) or change the answers."""
+    caught = 0
+    items = [it for _, _, it in corpus["VZ1"][:60] if any(r.answer == "F" for r in it.rows)]
+    for item in items:
+        truth = [r.answer for r in item.rows]
+        shifted = copy.deepcopy(item)  # a true piece moved by a third of a unit: no longer tiles
+        k = truth.index("T")
+        moved = shifted.metadata["scene"]["candidates"][k]
+        moved["polygon"] = [[str(Fraction(x) + Fraction(1, 3)), y] for x, y in moved["polygon"]]
+        with pytest.raises(ValueError):
+            verify_vz1.verify(shifted)
+        twin = copy.deepcopy(item)  # a distractor replaced by a copy of a true piece: two tilings
+        twin.metadata["scene"]["candidates"][truth.index("F")]["polygon"] = twin.metadata["scene"]["candidates"][k]["polygon"]
+        with pytest.raises(ValueError):
+            verify_vz1.verify(twin)
+        caught += 2
+    for _, _, item in corpus["VZ2"][:300]:
+        truth = [r.answer for r in item.rows]
+        for mutate in ("punch", "moving"):
+            bad = copy.deepcopy(item)
+            scene = bad.metadata["scene"]
+            if mutate == "punch":
+                scene["punch"] = [scene["punch"][0] + 1, scene["punch"][1]]
+            else:
+                scene["folds"][-1]["moving"] *= -1
+            try:
+                assert verify_vz2.verify(bad) != truth
+            except ValueError:
+                pass
+            caught += 1
+        on_crease = copy.deepcopy(item)
+        fold = on_crease.metadata["scene"]["folds"][-1]
+        if fold["line"] in ("h", "v"):
+            on_crease.metadata["scene"]["punch"][0 if fold["line"] == "v" else 1] = float(fold["offset"])
+            with pytest.raises(ValueError):
+                verify_vz2.verify(on_crease)
+    assert caught == 2 * len(items) + 600 and len(items) >= 30
+
+
+# ---- determinism -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("sid", sorted(GENERATORS))
+def test_determinism(sid):
+    module = GENERATORS[sid][0]
+    config = module.PRESETS["normal"]
+    a, b = module.generate(7, 3, config), module.generate(7, 3, config)
+    assert a.rows == b.rows and a.metadata == b.metadata
+    batch = [module.generate(7, i, config) for i in range(5)]
+    assert batch[3].rows == a.rows
+    assert module.generate(8, 3, config).rows != a.rows
+    assert module.generate(7, 4, config).rows != a.rows
+    assert module.generate(7, 3, module.PRESETS["hard"]).rows != a.rows
+    other = dataclasses.replace(config, **({"image_size": 300} if sid == "VZ1" else {"panel_size": 180}))
+    assert module.generate(7, 3, other).rows != a.rows
+
+
+_DIGEST = """
+import hashlib
+from cogvis_tasks.visfactor.generators import vz1, vz2
+h = hashlib.sha256()
+for m in (vz1, vz2):
+    for name, config in m.PRESETS.items():
+        for k in range(3):
+            for row in m.generate(11, k, config).rows:
+                h.update(row.question.encode() + row.answer.encode() + b"".join(row.images))
+print(h.hexdigest())
+"""
+
+
+def test_same_bytes_in_fresh_processes():
+    """Nothing depends on string hashing or other per-process state."""
+    root = str(Path(vz1.__file__).resolve().parents[3])
+    outs = set()
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": root}
+        outs.add(subprocess.run([sys.executable, "-c", _DIGEST], env=env, capture_output=True, text=True, check=True).stdout.strip())
+    here = hashlib.sha256()
+    for m in (vz1, vz2):
+        for config in m.PRESETS.values():
+            for k in range(3):
+                for row in m.generate(11, k, config).rows:
+                    here.update(row.question.encode() + row.answer.encode() + b"".join(row.images))
+    assert outs == {here.hexdigest()}
+
+
+# ---- configs -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "sid, kwargs, field",
+    [
+        ("VZ1", {"pieces_min": 1}, "pieces_min"),
+        ("VZ1", {"pieces_min": 4, "pieces_max": 3}, "pieces_max"),
+        ("VZ1", {"pieces_max": 6}, "pieces_max"),
+        ("VZ1", {"size_min": 2}, "size_min"),
+        ("VZ1", {"size_min": 9, "size_max": 8}, "size_max"),
+        ("VZ1", {"corner_cuts_min": 3, "corner_cuts_max": 1}, "corner_cuts_max"),
+        ("VZ1", {"slopes": ("0", "5")}, "slopes"),
+        ("VZ1", {"slopes": ("0",)}, "slopes"),
+        ("VZ1", {"rotation": "mirror"}, "rotation"),
+        ("VZ1", {"min_piece_frac": 0.4}, "min_piece_frac"),
+        ("VZ1", {"keep_min": 0.8, "keep_max": 0.7}, "keep_max"),
+        ("VZ1", {"image_size": 64}, "image_size"),
+        ("VZ2", {"folds_min": 0}, "folds_min"),
+        ("VZ2", {"folds_min": 3, "folds_max": 2}, "folds_max"),
+        ("VZ2", {"grid": 2}, "grid"),
+        ("VZ2", {"fold_kinds": ("h", "x")}, "fold_kinds"),
+        ("VZ2", {"fold_kinds": ()}, "fold_kinds"),
+        ("VZ2", {"min_flap_cells": 0}, "min_flap_cells"),
+        ("VZ2", {"min_holes": 5}, "min_holes"),
+        ("VZ2", {"panel_size": 50}, "panel_size"),
+        ("VZ2", {"grid": 4, "folds_max": 6}, "folds_max"),
+        ("VZ2", {"grid": 4, "folds_max": 4, "fold_kinds": ("h",)}, "folds_max"),
+        ("VZ2", {"grid": 8, "folds_max": 6, "min_flap_cells": 8}, "min_flap_cells"),
+    ],
+)
+def test_impossible_configs_name_the_field(sid, kwargs, field):
+    with pytest.raises(ValueError, match=field):
+        GENERATORS[sid][0].Config(**kwargs)
+
+
+def test_presets_and_metadata():
+    assert (vz1.DEFAULT_ITEMS, vz2.DEFAULT_ITEMS) == (48, 20)
+    assert vz1.SUBTEST == "VZ1" and vz2.SUBTEST == "VZ2" and vz1.ROWS_PER_ITEM == vz2.ROWS_PER_ITEM == 5
+    assert set(vz1.PRESETS) == set(vz2.PRESETS) == set(base.DIFFICULTIES)
+    folds = {name: (c.folds_min, c.folds_max) for name, c in vz2.PRESETS.items()}
+    assert folds == {"easy": (1, 1), "normal": (1, 3), "hard": (3, 5)}  # official table
+    for module in (vz1, vz2):
+        for name, config in list(module.PRESETS.items()) + [("custom", CUSTOM[module.SUBTEST][0])]:
+            item = module.generate(1, 0, config)
+            assert item.metadata["difficulty"] == name and item.subtest == module.SUBTEST
+            assert item.metadata["params"] == dataclasses.asdict(config)
+            json.dumps(item.metadata)
+
+
+# ---- images and prompts ----------------------------------------------------------
+
+
+def _img(data: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(data)).convert("L"), dtype=np.int16)
+
+
+def _shoelace(poly) -> float:
+    return abs(sum(float(x0) * float(y1) - float(x1) * float(y0) for (x0, y0), (x1, y1) in zip(poly, poly[1:] + poly[:1], strict=True))) / 2
+
+
+def test_vz1_images_and_prompt(corpus):
+    for _, config, item in corpus["VZ1"][::25]:
+        scene = item.metadata["scene"]
+        images = item.rows[0].images
+        assert len(images) == 6 and all(r.images == images for r in item.rows)
+        for k, row in enumerate(item.rows):
+            q = row.question
+            assert [f"<IMAGE_{i}>" in q for i in range(6)] == [True] * 6 and q.count("<IMAGE_") == 6
+            assert f"Is piece {k + 1} one" in q and "some of the 5 pieces" in q and base.official_rows(item, 0, 0)
+            assert "Output: Respond" in q
+        polys = [scene["target"]] + [c["polygon"] for c in scene["candidates"]]
+        band = config.image_size // 9
+        for data, poly in zip(images, polys, strict=True):
+            px = _img(data)
+            assert px.shape == (config.image_size, config.image_size)
+            edge = np.concatenate([px[:, :3].ravel(), px[:, -3:].ravel(), px[-3:, :].ravel()])
+            assert (edge == 255).all()  # nothing touches the canvas border
+            assert (px[:band, : config.image_size // 2] < 100).any()  # the label
+            body = px[band:]
+            assert (body < 60).sum() > 50  # the black outline
+            grey = ((body > 150) & (body < 250)).sum()  # the fill, at the item's common scale
+            expected = _shoelace([(Fraction(x), Fraction(y)) for x, y in poly]) * scene["scale"] ** 2
+            assert abs(grey - expected) < 0.12 * expected + 4 * math.sqrt(expected) * 2
+
+
+def test_vz2_images_and_prompt(corpus):
+    for _, config, item in corpus["VZ2"][::20]:
+        scene = item.metadata["scene"]
+        n = len(scene["folds"])
+        strip = _img(item.rows[0].images[0])
+        size = config.panel_size
+        assert strip.shape == (size, size * (n + 1))  # one panel per fold, then the punch
+        for i in range(n + 1):
+            panel = strip[:, i * size + 2 : (i + 1) * size - 2]
+            assert (panel[: size // 8] < 100).any()  # "Fold i" / "Punch" label
+            assert (panel < 60).sum() > 100  # the paper's outline
+        side = size - size // 8 - 24
+
+        def to_px(x, y, size=size, side=side, grid=scene["grid"]):  # the generator's panel layout
+            return int((size - side) / 2 + x / grid * side), int(size // 8 + 12 + side - y / grid * side)
+
+        punch = strip[:, n * size : (n + 1) * size]
+        cx, cy = to_px(*scene["punch"])
+        assert punch[cy, cx] > 240 and (punch[cy - 12 : cy + 13, cx - 12 : cx + 13] < 80).any()  # a white hole with a rim
+        for k, row in enumerate(item.rows):
+            q = row.question
+            assert q.count("<IMAGE_0>") == 1 and q.count("<IMAGE_1>") == 1 and q.count("<IMAGE_") == 2
+            assert f"folded {n} time" in q and "Output: Respond" in q
+            assert row.images[0] == item.rows[0].images[0]
+            option = _img(row.images[1])
+            assert option.shape == (size, size)
+            holes = scene["options"][k]
+            for x, y in holes:
+                hx, hy = to_px(x, y)
+                assert option[hy, hx] > 240  # hole centre is white
+            (left, bottom), (right, top) = to_px(0, 0), to_px(scene["grid"], scene["grid"])
+            paper = option[top + 3 : bottom - 2, left + 3 : right - 2]
+            assert ((paper > 200) & (paper < 240)).mean() > 0.75  # grey paper fills the square
+            assert (option[:, : left - 3] == 255).all() and (option[:, right + 3 :] == 255).all()
+            white = (paper > 245).sum()
+            per_hole = math.pi * (vz2.HOLE_RADIUS * side / scene["grid"] - 1.5) ** 2  # inside the rim
+            assert 0.6 * per_hole * len(holes) < white < 1.4 * per_hole * len(holes)
+
+
+# ---- round trip ------------------------------------------------------------------------
+
+
+def test_round_trip_through_parquet(corpus, tmp_path):
+    items = [it for sid in ("VZ1", "VZ2") for _, _, it in corpus[sid][:: len(corpus[sid]) // 4][:4]]
+    rows, first = [], 0
+    for eval_index, item in enumerate(items):
+        rows += base.official_rows(item, first, eval_index)
+        first += len(item.rows)
+    write_parquet(rows, tmp_path / "test.parquet")
+    samples = benchmark.samples(local_path=tmp_path)
+    assert len(samples) == len(rows) == 5 * len(items)
+    for sample, row in zip(samples, rows, strict=True):
+        assert sample.answer == row["answer"] and sample.subtest == row["category_id"]
+        assert sorted(sample.image_order()) == list(range(len(row["image"])))
+        assert list(sample.images) == row["image"]
+        assert benchmark.score(sample.metadata, sample.subtest, sample.item, sample.answer, benchmark.oracle_response(sample)).correct
+        wrong = '{"answer": "' + ("F" if sample.answer == "T" else "T") + '"}'
+        assert not benchmark.score(sample.metadata, sample.subtest, sample.item, sample.answer, wrong).correct
+    cot = benchmark.samples(local_path=tmp_path, variant="cot")
+    assert all("step-by-step" in s.text() for s in cot)
+
+
+def test_speed(capsys):
+    for sid, (module, verifier) in GENERATORS.items():
+        for name, config in module.PRESETS.items():
+            start = time.process_time()
+            items = [module.generate(99, i, config) for i in range(20)]
+            made = time.process_time() - start
+            start = time.process_time()
+            for item in items:
+                verifier.verify(item)
+            checked = time.process_time() - start
+            with capsys.disabled():
+                print(f"\n{sid} {name}: {20 / made:.0f} items/s generated, {20 / checked:.0f} items/s verified")
