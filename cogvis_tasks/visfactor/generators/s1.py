@@ -1,0 +1,181 @@
+"""S1 Card Rotations: is a card the reference card turned in the plane, or turned over?
+
+A card is a random star-shaped (hence simple) polygon whose edge lengths are all
+distinct by a relative margin, so it has no rotational or mirror near-symmetry: a
+turned-over card can never coincide with a turned one. Eight views show the card
+rotated by a random angle, some of them mirrored first (turned over). Each view is
+one boolean row: "same card, rotation only?". The answer is the view's mirror flag;
+the verifier re-derives it from the stored vertex lists alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from . import base
+
+QUESTION = (
+    "Task: <IMAGE_0> shows a card cut out of paper. Is <IMAGE_1> the same card, only turned around in the plane "
+    'of the page (rotated, not flipped over)?<br>Output: Respond with {"answer": "T"} if it is the same card '
+    'rotated, otherwise {"answer": "F"} (it is the card flipped over).'
+)
+CARD_FILL = 222
+SUPERSAMPLE = 2
+
+Point = tuple[float, float]
+
+
+def edge_lengths(pts: list[Point]) -> list[float]:
+    return [math.dist(pts[i], pts[(i + 1) % len(pts)]) for i in range(len(pts))]
+
+
+def turn(a: Point, b: Point, c: Point) -> float:
+    """Signed exterior angle (radians) at b on the way a -> b -> c."""
+    ux, uy, vx, vy = b[0] - a[0], b[1] - a[1], c[0] - b[0], c[1] - b[1]
+    return math.atan2(ux * vy - uy * vx, ux * vx + uy * vy)
+
+
+def turn_angles(pts: list[Point]) -> list[float]:
+    return [turn(pts[i - 1], pts[i], pts[(i + 1) % len(pts)]) for i in range(len(pts))]
+
+
+def random_card(rng: random.Random, config: Config) -> list[Point]:
+    """A star-shaped polygon around the origin (radius <= 1) meeting the asymmetry margins.
+
+    Vertices are placed one by one at jittered, evenly spread directions (every
+    angular gap < 180 degrees, so the polygon is simple); each radius is redrawn
+    until the new edge length differs from all earlier ones by the margin and the
+    new corner is not nearly straight.
+    """
+    gap, min_turn = 1 + config.min_length_gap, math.radians(config.min_turn_deg)
+
+    def distinct(new: list[float], old: list[float]) -> bool:
+        return all(x >= 0.25 and all(max(x, y) >= gap * min(x, y) for y in old) for x in new) and (
+            len(new) < 2 or max(new) >= gap * min(new)
+        )
+
+    n = rng.randint(config.min_vertices, config.max_vertices)
+    for _ in range(10_000):
+        offset = rng.uniform(0, 2 * math.pi)
+        angles = [offset + 2 * math.pi * (i + rng.uniform(-0.35, 0.35)) / n for i in range(n)]
+        r0 = rng.uniform(0.35, 1.0)
+        pts, lengths = [(r0 * math.cos(angles[0]), r0 * math.sin(angles[0]))], []
+        for i in range(1, n):
+            for _ in range(40):
+                r = rng.uniform(0.35, 1.0)
+                cand = (r * math.cos(angles[i]), r * math.sin(angles[i]))
+                new = [math.dist(pts[-1], cand)] + ([math.dist(cand, pts[0])] if i == n - 1 else [])
+                corners = [(pts[-2], pts[-1], cand)] if i > 1 else []
+                if i == n - 1:
+                    corners += [(pts[-1], cand, pts[0]), (cand, pts[0], pts[1])]
+                if distinct(new, lengths) and all(abs(turn(*c)) >= min_turn for c in corners):
+                    pts.append(cand)
+                    lengths += new
+                    break
+            else:
+                break
+        if len(pts) == n and sum(t < 0 for t in turn_angles(pts)) >= config.min_reflex:
+            return pts
+    raise RuntimeError("no card found; relax min_length_gap or min_turn_deg")
+
+
+def place(pts: list[Point], angle_deg: float, mirrored: bool, size: int) -> list[Point]:
+    """Mirror (x -> -x) if asked, rotate about the origin, map to pixels (y down)."""
+    c, s = math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))
+    scale, mid = 0.42 * size, size / 2
+    out = []
+    for x, y in pts:
+        x = -x if mirrored else x
+        rx, ry = c * x - s * y, s * x + c * y
+        out.append((round(mid + scale * rx, 4), round(mid - scale * ry, 4)))
+    return out
+
+
+@dataclass(frozen=True)
+class Config:
+    min_vertices: int = 6
+    max_vertices: int = 8
+    views: int = 8
+    min_length_gap: float = 0.1  # consecutive sorted edge lengths differ by at least this fraction
+    min_turn_deg: float = 20.0  # no vertex is nearly straight
+    min_reflex: int = 1  # at least this many notches (reflex vertices)
+    min_rotation_deg: float = 20.0  # rotated views are turned by at least this much (either way)
+    mirror_prob: float = 0.5
+    image_size: int = 256
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:
+        base.check_range("min_vertices", self.min_vertices, 5, 12)
+        base.check_range("max_vertices", self.max_vertices, self.min_vertices, 12)
+        base.check_range("views", self.views, 1, 12)
+        base.check_range("min_length_gap", self.min_length_gap, 0.02, 0.25)
+        if 0.25 * (1 + self.min_length_gap) ** (self.max_vertices - 1) > 0.6:  # shortest edge 0.25, radius <= 1
+            raise ValueError(f"min_length_gap {self.min_length_gap} is too large for {self.max_vertices} distinct edges")
+        base.check_range("min_turn_deg", self.min_turn_deg, 0.0, 30.0)
+        base.check_range("min_reflex", self.min_reflex, 0, (self.min_vertices - 3) // 2)
+        base.check_range("min_rotation_deg", self.min_rotation_deg, 0.0, 90.0)
+        base.check_range("mirror_prob", self.mirror_prob, 0.0, 1.0)
+        base.check_range("image_size", self.image_size, 96, 1024)
+
+
+PRESETS: dict[str, Config] = {
+    "easy": Config(min_vertices=5, max_vertices=6, min_length_gap=0.15, min_turn_deg=25.0, min_reflex=0),
+    "normal": Config(),
+    "hard": Config(min_vertices=8, max_vertices=10, min_length_gap=0.06, min_turn_deg=15.0, min_reflex=2, min_rotation_deg=10.0),
+}
+SUBTEST = "S1"
+ROWS_PER_ITEM = 8
+DEFAULT_ITEMS = 20
+
+
+def render(pts: list[Point], size: int) -> Image.Image:
+    k = SUPERSAMPLE
+    img = Image.new("L", (size * k, size * k), 255)
+    draw = ImageDraw.Draw(img)
+    xy = [(x * k, y * k) for x, y in pts]
+    draw.polygon(xy, fill=CARD_FILL)
+    draw.line(xy + xy[:2], fill=0, width=3 * k, joint="curve")
+    return img.reduce(k)  # box-filter downsampling: antialiased edges
+
+
+def _difficulty(config: Config) -> str:
+    return next((name for name, preset in PRESETS.items() if preset == config), "custom")
+
+
+def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
+    rng = base.item_rng(seed, SUBTEST, index, config)
+    card = random_card(rng, config)
+    size = config.image_size
+    ref_angle = rng.uniform(0, 360)
+    reference = place(card, ref_angle, False, size)
+    views = []
+    for _ in range(config.views):
+        mirrored = rng.random() < config.mirror_prob
+        turn = rng.uniform(config.min_rotation_deg, 360 - config.min_rotation_deg)
+        pts = place(card, ref_angle + turn, mirrored, size)
+        shift = rng.randrange(len(pts))  # the stored vertex order starts anywhere
+        views.append({"mirrored": mirrored, "turn_deg": round(turn, 3), "vertices": pts[shift:] + pts[:shift]})
+    ref_png = base.png(render(reference, size))
+    rows = tuple(base.Row(QUESTION, (ref_png, base.png(render(v["vertices"], size))), "F" if v["mirrored"] else "T") for v in views)
+    scene = {
+        "image_size": size,
+        "reference": [list(p) for p in reference],
+        "views": [{**v, "vertices": [list(p) for p in v["vertices"]]} for v in views],
+    }
+    return base.GeneratedItem(
+        SUBTEST,
+        index,
+        rows,
+        {
+            "difficulty": _difficulty(config),
+            "params": dataclasses.asdict(config),
+            "scene": scene,
+        },
+    )
