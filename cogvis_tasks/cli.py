@@ -27,6 +27,12 @@ def _list(_: argparse.Namespace) -> int:
     print(f"  variants: {', '.join(prompt.VARIANTS)}")
     for s in SUBTESTS:
         print(f"  {s.id:<4} {s.name:<28} {s.factor:<22} {s.domain:<34} {s.items:>3} items {s.rows:>4} rows  chance {s.guess_accuracy:.2%}")
+    from .visfactor import generated
+
+    print("visfactor generators  (lmms-eval: visfactor_gen_<preset>; evalscope: visfactor_gen_<preset>; cogvis generate)")
+    for subtest in generated.GENERATED_SUBTESTS:
+        gen = generated.generator(subtest)
+        print(f"  {subtest:<4} presets {', '.join(gen.PRESETS)}  {gen.ROWS_PER_ITEM} rows/item  default {gen.DEFAULT_ITEMS} items")
     from .minds_eye import prompt as me_prompt
     from .minds_eye.tasks import TASKS
 
