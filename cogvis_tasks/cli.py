@@ -83,7 +83,7 @@ def _generate(args: argparse.Namespace) -> int:
                 progress.update(1)
 
     out = Path(args.out) / "visfactor"
-    path = write_tsv(rows(), out / "VisFactor.tsv") if args.format == "tsv" else write_parquet(rows(), out / "test.parquet")
+    path = write_tsv(rows(), out / "VisFactor.tsv") if args.format == "tsv" else write_parquet(rows(), out / "test.parquet", batch_rows=64)
     progress.close()
     print(f"wrote {sum(counts.values())} items ({args.difficulty}, seed {args.seed}) to {path}; use COGVIS_DATA_DIR={args.out}")
     return 0

@@ -94,8 +94,7 @@ def word_list(source: str, top_n: int, min_len: int, max_len: int) -> tuple[str,
             import wordfreq
         except ImportError:
             raise ModuleNotFoundError(
-                "CS2 with word_source='wordfreq' needs the wordfreq package (pip install wordfreq), "
-                "or use word_source='builtin'"
+                "CS2 with word_source='wordfreq' needs the wordfreq package (pip install wordfreq), or use word_source='builtin'"
             ) from None
         raw = wordfreq.top_n_list("en", top_n)
     else:

@@ -89,9 +89,7 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     clean = picture.render(config.size, style, grey=not config.colour)
     ink = objects.ink_mask(clean)
     points = objects.ink_points(ink)
-    snow, hidden = objects.greedy_cover(
-        rng, ink, lambda r: _snow(r, points, config.snow_side), config.severity, TOLERANCE, MAX_TRIES
-    )
+    snow, hidden = objects.greedy_cover(rng, ink, lambda r: _snow(r, points, config.snow_side), config.severity, TOLERANCE, MAX_TRIES)
     grown = objects.ink_box(ink, margin=config.size // 10)
     clutter = [_clutter(rng, grown, config.size, config.clutter_width) for _ in range(round(config.severity * config.clutter_lines))]
     draw = ImageDraw.Draw(clean)

@@ -52,8 +52,15 @@ def _cells(n: int, size: int) -> list[dict]:
         r, c = divmod(k, cols)
         x0 = c * cw + (cw - pic) // 2
         y0 = r * ch + pad
-        cells.append({"row": r, "col": c, "box": [x0, y0, x0 + pic, y0 + pic],
-                      "label_xy": [c * cw + cw // 2, y0 + pic + label // 2 + pad // 2], "label_size": round(label * 0.8)})
+        cells.append(
+            {
+                "row": r,
+                "col": c,
+                "box": [x0, y0, x0 + pic, y0 + pic],
+                "label_xy": [c * cw + cw // 2, y0 + pic + label // 2 + pad // 2],
+                "label_size": round(label * 0.8),
+            }
+        )
     return cells
 
 

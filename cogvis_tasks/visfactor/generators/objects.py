@@ -186,8 +186,10 @@ def crescent(outer: tuple[float, float, float], inner: tuple[float, float, float
 
 def star_pts(cx: float, cy: float, r_out: float, r_in: float, points: int = 5) -> list[tuple[float, float]]:
     return [
-        (cx + (r_out if i % 2 == 0 else r_in) * math.cos(-math.pi / 2 + math.pi * i / points),
-         cy + (r_out if i % 2 == 0 else r_in) * math.sin(-math.pi / 2 + math.pi * i / points))
+        (
+            cx + (r_out if i % 2 == 0 else r_in) * math.cos(-math.pi / 2 + math.pi * i / points),
+            cy + (r_out if i % 2 == 0 else r_in) * math.sin(-math.pi / 2 + math.pi * i / points),
+        )
         for i in range(2 * points)
     ]
 
@@ -712,8 +714,32 @@ def _wineglass(p: Pen, c: str) -> None:
 
 @_obj("fork", colours=(GREY, LTGREY))
 def _fork(p: Pen, c: str) -> None:
-    p.poly([(36, 8), (40, 8), (40, 34), (44, 34), (44, 8), (48, 8), (48, 34), (52, 34), (52, 8), (56, 8), (56, 34),
-            (60, 34), (60, 8), (64, 8), (64, 38), (55, 48), (55, 92), (45, 92), (45, 48), (36, 38)], fill=c, w=1.6)
+    p.poly(
+        [
+            (36, 8),
+            (40, 8),
+            (40, 34),
+            (44, 34),
+            (44, 8),
+            (48, 8),
+            (48, 34),
+            (52, 34),
+            (52, 8),
+            (56, 8),
+            (56, 34),
+            (60, 34),
+            (60, 8),
+            (64, 8),
+            (64, 38),
+            (55, 48),
+            (55, 92),
+            (45, 92),
+            (45, 48),
+            (36, 38),
+        ],
+        fill=c,
+        w=1.6,
+    )
 
 
 @_obj("spoon", colours=(GREY, LTGREY))
@@ -743,8 +769,11 @@ def _teapot(p: Pen, c: str) -> None:
 
 @_obj("shirt", "t-shirt", "tshirt", colours=(BLUE, RED, GREEN, YELLOW))
 def _shirt(p: Pen, c: str) -> None:
-    p.poly([(36, 14), (42, 14), (50, 22), (58, 14), (64, 14), (90, 30), (80, 46), (70, 40), (70, 90), (30, 90),
-            (30, 40), (20, 46), (10, 30)], fill=c, w=2)
+    p.poly(
+        [(36, 14), (42, 14), (50, 22), (58, 14), (64, 14), (90, 30), (80, 46), (70, 40), (70, 90), (30, 90), (30, 40), (20, 46), (10, 30)],
+        fill=c,
+        w=2,
+    )
     p.arc(50, 14, 8, 8, 0, 180, w=1.4)
 
 
@@ -1162,9 +1191,7 @@ def _load_folder_cached(folder: str, stamp: float) -> tuple[Picture, ...]:
             if fpath.is_file() and fpath.suffix.lower() in IMAGE_SUFFIXES:
                 pictures.append(_picture_from(fpath, fpath.stem.split(","), where))
     if not pictures:
-        raise ValueError(
-            f"pictures_dir {folder!r} holds no labelled pictures: expected <label>[,<variant>...].png files or a labels.json"
-        )
+        raise ValueError(f"pictures_dir {folder!r} holds no labelled pictures: expected <label>[,<variant>...].png files or a labels.json")
     return tuple(pictures)
 
 
@@ -1299,9 +1326,7 @@ def settle(
             paint(draw, shape, 255)
         covered = np.asarray(layer) > 0
         hidden = int((covered & ink).sum())
-        ok = hidden <= target * int(ink.sum()) and all(
-            int((covered & m).sum()) <= part_cap * int(m.sum()) for m in parts
-        )
+        ok = hidden <= target * int(ink.sum()) and all(int((covered & m).sum()) <= part_cap * int(m.sum()) for m in parts)
         if ok or not shapes:
             return shapes, hidden
         shapes.pop()
@@ -1319,5 +1344,9 @@ def ink_box(ink: np.ndarray, margin: int = 0) -> tuple[int, int, int, int]:
     h, w = ink.shape
     if len(xs) == 0:
         return (0, 0, w - 1, h - 1)
-    return (max(0, int(xs.min()) - margin), max(0, int(ys.min()) - margin),
-            min(w - 1, int(xs.max()) + margin), min(h - 1, int(ys.max()) + margin))
+    return (
+        max(0, int(xs.min()) - margin),
+        max(0, int(ys.min()) - margin),
+        min(w - 1, int(xs.max()) + margin),
+        min(h - 1, int(ys.max()) + margin),
+    )
