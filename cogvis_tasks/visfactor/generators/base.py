@@ -72,6 +72,11 @@ def official_rows(item: GeneratedItem, first_index: int, eval_index: int) -> lis
     ]
 
 
+def preset_name(config: Any, presets: dict[str, Any]) -> str:
+    """The preset a config equals ("custom" for any other), recorded as the item's difficulty."""
+    return next((name for name, preset in presets.items() if preset == config), "custom")
+
+
 def check_choice(name: str, value: Any, allowed: tuple[Any, ...]) -> None:
     if value not in allowed:
         raise ValueError(f"{name} must be one of {allowed}, got {value!r}")

@@ -274,10 +274,6 @@ ROWS_PER_ITEM = 5
 DEFAULT_ITEMS = 32
 
 
-def difficulty(config: Config) -> str:
-    return next((name for name, preset in PRESETS.items() if preset == config), "custom")
-
-
 def generate(seed: int, index: int, config: Config, *, render: bool = True) -> base.GeneratedItem:
     """Item ``index`` of ``seed``. ``render=False`` skips the images (same scene and answers; for mass checks)."""
     rng = base.item_rng(seed, SUBTEST, index, config)
@@ -300,5 +296,5 @@ def generate(seed: int, index: int, config: Config, *, render: bool = True) -> b
         SUBTEST,
         index,
         tuple(rows),
-        {"difficulty": difficulty(config), "params": dataclasses.asdict(config), "scene": scene},
+        {"difficulty": base.preset_name(config, PRESETS), "params": dataclasses.asdict(config), "scene": scene},
     )

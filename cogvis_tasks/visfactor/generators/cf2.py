@@ -197,10 +197,6 @@ ROWS_PER_ITEM = 5
 DEFAULT_ITEMS = 80
 
 
-def difficulty(config: Config) -> str:
-    return next((name for name, preset in PRESETS.items() if preset == config), "custom")
-
-
 def generate(seed: int, index: int, config: Config, *, render: bool = True) -> base.GeneratedItem:
     """Item ``index`` of ``seed``. ``render=False`` skips the PNGs (same scene and answers)."""
     rng = base.item_rng(seed, SUBTEST, index, config)
@@ -216,5 +212,5 @@ def generate(seed: int, index: int, config: Config, *, render: bool = True) -> b
         SUBTEST,
         index,
         tuple(rows),
-        {"difficulty": difficulty(config), "params": dataclasses.asdict(config), "scene": scene},
+        {"difficulty": base.preset_name(config, PRESETS), "params": dataclasses.asdict(config), "scene": scene},
     )

@@ -215,10 +215,6 @@ ROWS_PER_ITEM = 1
 DEFAULT_ITEMS = 64
 
 
-def difficulty(config: Config) -> str:
-    return next((name for name, preset in PRESETS.items() if preset == config), "custom")
-
-
 def answer_text(end: tuple[int, int]) -> str:
     return f"({end[0] + 1}, {end[1] + 1})"
 
@@ -242,7 +238,7 @@ def generate(seed: int, index: int, config: Config, *, render: bool = True) -> b
         index,
         (row,),
         {
-            "difficulty": difficulty(config),
+            "difficulty": base.preset_name(config, PRESETS),
             "params": dataclasses.asdict(config),
             "scene": scene,
             "answer_space": config.rows * config.cols,

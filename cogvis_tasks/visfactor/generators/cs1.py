@@ -104,7 +104,7 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         index=index,
         rows=(base.Row(PROMPT, (base.png(clean if config.colour else clean.convert("L")),), picture.answer),),
         metadata={
-            "difficulty": next((k for k, v in PRESETS.items() if v == config), "custom"),
+            "difficulty": base.preset_name(config, PRESETS),
             "params": dataclasses.asdict(config),
             "scene": scene,
             "answer_space": 0,

@@ -216,7 +216,7 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         index=index,
         rows=(base.Row(PROMPT, (base.png(image),), word),),
         metadata={
-            "difficulty": next((k for k, v in PRESETS.items() if v == config), "custom"),
+            "difficulty": base.preset_name(config, PRESETS),
             "params": dataclasses.asdict(config),
             "scene": scene,
             "answer_space": 0,

@@ -141,7 +141,7 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         index=index,
         rows=(row,),
         metadata={
-            "difficulty": next((k for k, v in PRESETS.items() if v == config), "custom"),
+            "difficulty": base.preset_name(config, PRESETS),
             "params": dataclasses.asdict(config),
             "scene": scene,
             "answer_space": config.pairs,

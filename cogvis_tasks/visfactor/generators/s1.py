@@ -145,10 +145,6 @@ def render(pts: list[Point], size: int) -> Image.Image:
     return img.reduce(k)  # box-filter downsampling: antialiased edges
 
 
-def _difficulty(config: Config) -> str:
-    return next((name for name, preset in PRESETS.items() if preset == config), "custom")
-
-
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     rng = base.item_rng(seed, SUBTEST, index, config)
     card = random_card(rng, config)
@@ -174,7 +170,7 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         index,
         rows,
         {
-            "difficulty": _difficulty(config),
+            "difficulty": base.preset_name(config, PRESETS),
             "params": dataclasses.asdict(config),
             "scene": scene,
         },

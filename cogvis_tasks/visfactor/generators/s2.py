@@ -241,10 +241,6 @@ def render(shown: dict[str, tuple[str, Vec]], size: int) -> Image.Image:
     return img.reduce(ss)
 
 
-def _difficulty(config: Config) -> str:
-    return next((name for name, preset in PRESETS.items() if preset == config), "custom")
-
-
 def _scene_view(shown: dict[str, tuple[str, Vec]]) -> dict:
     return {face: {"symbol": s, "up": list(u)} for face, (s, u) in shown.items()}
 
@@ -284,7 +280,7 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         index,
         rows,
         {
-            "difficulty": _difficulty(config),
+            "difficulty": base.preset_name(config, PRESETS),
             "params": dataclasses.asdict(config),
             "scene": scene,
         },

@@ -206,10 +206,6 @@ def render(config: Config, blocked: list[Edge], buildings: list[dict], names: di
     return img.reduce(ss)
 
 
-def _difficulty(config: Config) -> str:
-    return next((name for name, preset in PRESETS.items() if preset == config), "custom")
-
-
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     rng = base.item_rng(seed, SUBTEST, index, config)
     for _ in range(1000):
@@ -251,7 +247,7 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         index,
         rows,
         {
-            "difficulty": _difficulty(config),
+            "difficulty": base.preset_name(config, PRESETS),
             "params": dataclasses.asdict(config),
             "scene": scene,
             "answer_space": config.buildings,

@@ -265,6 +265,6 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         "scale": scale,
         "image_size": size,
     }
-    difficulty = next((name for name, preset in PRESETS.items() if preset == config), "custom")
+    difficulty = base.preset_name(config, PRESETS)
     metadata = {"difficulty": difficulty, "params": dataclasses.asdict(config), "scene": scene, "pieces": n}
     return base.GeneratedItem(SUBTEST, index, rows, metadata)

@@ -306,6 +306,6 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         "hole_radius": HOLE_RADIUS,
         "options": [[[a + 0.5, b + 0.5] for a, b in sorted(o)] for o in options],
     }
-    difficulty = next((name for name, preset in PRESETS.items() if preset == config), "custom")
+    difficulty = base.preset_name(config, PRESETS)
     metadata = {"difficulty": difficulty, "params": dataclasses.asdict(config), "scene": scene, "holes": len(truth)}
     return base.GeneratedItem(SUBTEST, index, rows, metadata)
