@@ -13,6 +13,7 @@ from PIL import Image
 from cogvis_tasks.core import baselines
 from cogvis_tasks.core import images as imgs
 from cogvis_tasks.core.errors import DataError
+from cogvis_tasks.core.sample import Sample
 from cogvis_tasks.lmms_eval import docs
 from cogvis_tasks.lmms_eval.metrics import task_metrics
 
@@ -33,7 +34,7 @@ def test_process_docs_gives_arrow_docs_with_undecoded_images(i3_docs: datasets.D
 
 def test_chat_messages_interleave_and_simple_path_keeps_order(i3_docs: datasets.Dataset) -> None:
     doc = i3_docs[3]
-    sample = docs.sample_of(doc)
+    sample = Sample.from_record(doc)
     (turn,) = docs.doc_to_messages(doc)
     assert turn["role"] == "user"
     kinds = [part["type"] for part in turn["content"]]
@@ -50,7 +51,7 @@ def test_chat_messages_interleave_and_simple_path_keeps_order(i3_docs: datasets.
 def test_process_results_and_aggregations(i3_docs: datasets.Dataset) -> None:
     rows = []
     for doc in i3_docs:
-        answer = baselines.oracle(docs.sample_of(doc))
+        answer = baselines.oracle(Sample.from_record(doc))
         if doc["item"] == i3_docs[0]["item"] and not rows:
             answer = "no idea"  # one wrong, unparseable row sinks its whole item
         out = docs.process_results(doc, [answer])

@@ -26,7 +26,7 @@ from PIL import Image
 from ..core import images as imgs
 from ..core.aggregate import GroupScore, RowResult, scores_by, subtest_scores
 from ..core.errors import DataError
-from ..core.sample import Sample, record_metadata
+from ..core.sample import record_metadata
 from ..minds_eye.report import distractor_analysis
 from ..minds_eye.tasks import MT_DISTRACTOR_TYPES
 from ..registry import benchmark
@@ -268,7 +268,3 @@ def total(metrics: Sequence[float], sizes: Sequence[int], weight_by_size: bool =
     """Group aggregation for counts: the sum over subtasks."""
     del sizes, weight_by_size
     return sum(metrics)
-
-
-def sample_of(doc: Mapping[str, Any]) -> Sample:
-    return Sample.from_record(doc)
