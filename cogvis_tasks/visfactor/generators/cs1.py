@@ -73,40 +73,26 @@ DEFAULT_ITEMS = 20
 
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     rng = base.item_rng(seed, SUBTEST, index, config)
-    pictures = objects.library(config.pictures_dir)
-    picture = pictures[rng.randrange(len(pictures))]
-    style = objects.random_style(rng, picture)
-    clean = picture.render(config.size, style, grey=not config.colour)
-    ink = objects.ink_mask(clean)
-    points = objects.ink_points(ink)
+    prep = objects.prepare(rng, config.pictures_dir, config.size, config.colour)
     strokes, hidden = objects.greedy_cover(
         rng,
-        ink,
-        lambda r: _stroke(r, points, config.size, config.stroke_width),
+        prep.ink,
+        lambda r: _stroke(r, prep.points, config.size, config.stroke_width),
         config.severity,
         TOLERANCE,
         MAX_TRIES,
     )
-    draw = ImageDraw.Draw(clean)
+    draw = ImageDraw.Draw(prep.image)
     for shape in strokes:
         objects.paint(draw, shape, "white")
-    scene = {
-        "picture": picture.name,
-        "source": "builtin" if config.pictures_dir is None else "folder",
-        "style": style.as_dict(),
-        "grey": not config.colour,
-        "strokes": strokes,
-        "ink_pixels": int(ink.sum()),
-        "hidden_pixels": hidden,
-    }
     return base.GeneratedItem(
         subtest=SUBTEST,
         index=index,
-        rows=(base.Row(PROMPT, (base.png(clean if config.colour else clean.convert("L")),), picture.answer),),
+        rows=(base.Row(PROMPT, (prep.png(),), prep.picture.answer),),
         metadata={
             "difficulty": base.preset_name(config, PRESETS),
             "params": dataclasses.asdict(config),
-            "scene": scene,
+            "scene": {**prep.scene(strokes=strokes), "hidden_pixels": hidden},
             "answer_space": 0,
         },
     )

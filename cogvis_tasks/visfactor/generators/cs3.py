@@ -83,38 +83,25 @@ DEFAULT_ITEMS = 24
 
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     rng = base.item_rng(seed, SUBTEST, index, config)
-    pictures = objects.library(config.pictures_dir)
-    picture = pictures[rng.randrange(len(pictures))]
-    style = objects.random_style(rng, picture)
-    clean = picture.render(config.size, style, grey=not config.colour)
-    ink = objects.ink_mask(clean)
-    points = objects.ink_points(ink)
-    snow, hidden = objects.greedy_cover(rng, ink, lambda r: _snow(r, points, config.snow_side), config.severity, TOLERANCE, MAX_TRIES)
-    grown = objects.ink_box(ink, margin=config.size // 10)
+    prep = objects.prepare(rng, config.pictures_dir, config.size, config.colour)
+    snow, hidden = objects.greedy_cover(
+        rng, prep.ink, lambda r: _snow(r, prep.points, config.snow_side), config.severity, TOLERANCE, MAX_TRIES
+    )
+    grown = objects.ink_box(prep.ink, margin=config.size // 10)
     clutter = [_clutter(rng, grown, config.size, config.clutter_width) for _ in range(round(config.severity * config.clutter_lines))]
-    draw = ImageDraw.Draw(clean)
+    draw = ImageDraw.Draw(prep.image)
     for shape in snow:
         objects.paint(draw, shape, "white")
     for shape in clutter:
         objects.paint(draw, shape, "black")
-    scene = {
-        "picture": picture.name,
-        "source": "builtin" if config.pictures_dir is None else "folder",
-        "style": style.as_dict(),
-        "grey": not config.colour,
-        "snow": snow,
-        "clutter": clutter,
-        "ink_pixels": int(ink.sum()),
-        "hidden_pixels": hidden,
-    }
     return base.GeneratedItem(
         subtest=SUBTEST,
         index=index,
-        rows=(base.Row(PROMPT, (base.png(clean if config.colour else clean.convert("L")),), picture.answer),),
+        rows=(base.Row(PROMPT, (prep.png(),), prep.picture.answer),),
         metadata={
             "difficulty": base.preset_name(config, PRESETS),
             "params": dataclasses.asdict(config),
-            "scene": scene,
+            "scene": {**prep.scene(snow=snow, clutter=clutter), "hidden_pixels": hidden},
             "answer_space": 0,
         },
     )

@@ -1350,3 +1350,36 @@ def ink_box(ink: np.ndarray, margin: int = 0) -> tuple[int, int, int, int]:
         min(w - 1, int(xs.max()) + margin),
         min(h - 1, int(ys.max()) + margin),
     )
+
+
+@dataclass
+class Prepared:
+    """A chosen picture, drawn clean, with its ink: the common start of CS1 and CS3 items."""
+
+    picture: Picture
+    style: Style
+    image: Image.Image  # drawn in place by the occluders
+    ink: np.ndarray
+    points: np.ndarray
+    source: str
+    grey: bool
+
+    def scene(self, **occluders: object) -> dict[str, object]:
+        """The scene a verifier needs: the picture, its style, and the occluders drawn over it."""
+        return {"picture": self.picture.name, "source": self.source, "style": self.style.as_dict(), "grey": self.grey,
+                **occluders, "ink_pixels": int(self.ink.sum())}  # fmt: skip
+
+    def png(self) -> bytes:
+        from .base import png
+
+        return png(self.image.convert("L") if self.grey else self.image)
+
+
+def prepare(rng: random.Random, pictures_dir: str | None, size: int, colour: bool) -> Prepared:
+    """Pick a picture and its style from the item RNG and draw it (the RNG calls are part of the item's identity)."""
+    pictures = library(pictures_dir)
+    picture = pictures[rng.randrange(len(pictures))]
+    style = random_style(rng, picture)
+    image = picture.render(size, style, grey=not colour)
+    ink = ink_mask(image)
+    return Prepared(picture, style, image, ink, ink_points(ink), "builtin" if pictures_dir is None else "folder", not colour)
