@@ -188,3 +188,23 @@ def report_metric(report: dict[str, Any], name: str, aggregation: str, dims: dic
     found = [m for m in report["metrics"] if m["identity"] == {"name": name, "aggregation": aggregation, "dimensions": dims}]
     assert len(found) == 1, [m["identity"] for m in report["metrics"]]
     return found[0]
+
+
+def evalscope_baseline(model: str, datasets: list[str], work: Path, *extra: str, seed: int | None = None) -> list[str]:
+    """A stock ``evalscope eval`` command for a cogvis baseline model (CLI route: ``--eval-type custom``)."""
+    cmd = [
+        "evalscope",
+        "eval",
+        "--model",
+        model,
+        "--eval-type",
+        "custom",
+        "--datasets",
+        *datasets,
+        "--work-dir",
+        str(work),
+        "--no-timestamp",
+    ]
+    if seed is not None:
+        cmd += ["--model-args", json.dumps({"seed": seed})]
+    return cmd + list(extra)

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import (
     OracleResponder,
+    evalscope_baseline,
     evalscope_openai,
     evalscope_report,
     harness_env,
@@ -93,25 +94,7 @@ def test_baselines_agree_across_harnesses(tmp_path: Path, data_root: Path) -> No
     env = harness_env(tmp_path, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
     work = tmp_path / "work"
     for model in ("cogvis_oracle", "cogvis_random"):
-        proc = run(
-            [
-                "evalscope",
-                "eval",
-                "--model",
-                model,
-                "--eval-type",
-                "custom",
-                "--model-args",
-                '{"seed": 5}',
-                "--datasets",
-                "visfactor",
-                "--work-dir",
-                str(work),
-                "--no-timestamp",
-            ],
-            env,
-            tmp_path,
-        )
+        proc = run(evalscope_baseline(model, ["visfactor"], work, seed=5), env, tmp_path)
         assert proc.returncode == 0, proc.stdout[-3000:]
     assert all(score == 1.0 for score, _, _ in _subset_scores(evalscope_report(work, "cogvis_oracle", "visfactor")).values())
     es_random = _subset_scores(evalscope_report(work, "cogvis_random", "visfactor"))

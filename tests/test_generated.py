@@ -11,7 +11,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from conftest import evalscope_report, harness_env, lmms_results, report_metric, run
+from conftest import evalscope_baseline, evalscope_report, harness_env, lmms_results, report_metric, run
 
 from cogvis_tasks.core import baselines
 from cogvis_tasks.visfactor import benchmark, generated
@@ -95,8 +95,7 @@ def test_harnesses_run_generated_sets(tmp_path: Path) -> None:
     assert res["visfactor_gen_easy"]["accuracy,none"] == 1.0 and res["visfactor_gen_easy"]["items,none"] == 24
     work = tmp_path / "work"
     args = json.dumps({"visfactor_gen_hard": {"extra_params": {"seed": 9, "items": 2}}})
-    proc = run(["evalscope", "eval", "--model", "cogvis_oracle", "--eval-type", "custom", "--datasets", "visfactor_gen_hard",
-                "--dataset-args", args, "--work-dir", str(work), "--no-timestamp"], env, tmp_path)  # fmt: skip
+    proc = run(evalscope_baseline("cogvis_oracle", ["visfactor_gen_hard"], work, "--dataset-args", args), env, tmp_path)
     assert proc.returncode == 0, proc.stdout[-3000:]
     report = evalscope_report(work, "cogvis_oracle", "visfactor_gen_hard")
     summary = report_metric(report, "accuracy", "macro_mean", {"scope": "subtests"})

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import OracleResponder, evalscope_openai, evalscope_report, harness_env, lmms_results, report_metric, run
+from conftest import OracleResponder, evalscope_baseline, evalscope_openai, evalscope_report, harness_env, lmms_results, report_metric, run
 from openai_stub import Garbage, StubServer, message_parts
 
 from cogvis_tasks.core import baselines
@@ -135,25 +135,7 @@ def test_baselines_agree_across_harnesses(tmp_path: Path, minds_eye_root: Path) 
     env = harness_env(tmp_path, minds_eye_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
     work = tmp_path / "work"
     for model in ("cogvis_oracle", "cogvis_random"):
-        proc = run(
-            [
-                "evalscope",
-                "eval",
-                "--model",
-                model,
-                "--eval-type",
-                "custom",
-                "--model-args",
-                '{"seed": 9}',
-                "--datasets",
-                "minds_eye",
-                "--work-dir",
-                str(work),
-                "--no-timestamp",
-            ],
-            env,
-            tmp_path,
-        )
+        proc = run(evalscope_baseline(model, ["minds_eye"], work, seed=9), env, tmp_path)
         assert proc.returncode == 0, proc.stdout[-3000:]
     assert (
         report_metric(evalscope_report(work, "cogvis_oracle", "minds_eye"), "accuracy", "macro_mean", {"scope": "subtests"})["score"] == 1.0
