@@ -11,14 +11,12 @@ parameters, the difficulty, and the scene description a verifier needs.
 from __future__ import annotations
 
 import dataclasses
-import io
 import json
 import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from PIL import Image
-
+from ...core.generation import check_choice, check_range, png, preset_name  # noqa: F401  (the generators' toolkit)
 from ...core.rng import rng_for
 from ..subtests import BY_ID
 
@@ -48,13 +46,6 @@ def item_rng(seed: int, subtest: str, index: int, config: Any) -> random.Random:
     return rng_for(seed, "visfactor-generator", subtest, index, json.dumps(dataclasses.asdict(config), sort_keys=True))
 
 
-def png(img: Image.Image) -> bytes:
-    """Deterministic PNG bytes (no timestamps or other metadata)."""
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", optimize=False)
-    return buf.getvalue()
-
-
 def official_rows(item: GeneratedItem, first_index: int, eval_index: int) -> list[dict[str, Any]]:
     """The item's rows as dicts in the released column layout (for the TSV/parquet writers)."""
     return [
@@ -70,18 +61,3 @@ def official_rows(item: GeneratedItem, first_index: int, eval_index: int) -> lis
         }
         for k, row in enumerate(item.rows)
     ]
-
-
-def preset_name(config: Any, presets: dict[str, Any]) -> str:
-    """The preset a config equals ("custom" for any other), recorded as the item's difficulty."""
-    return next((name for name, preset in presets.items() if preset == config), "custom")
-
-
-def check_choice(name: str, value: Any, allowed: tuple[Any, ...]) -> None:
-    if value not in allowed:
-        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
-
-
-def check_range(name: str, value: float, low: float, high: float) -> None:
-    if not low <= value <= high:
-        raise ValueError(f"{name} must be in [{low}, {high}], got {value!r}")

@@ -1,0 +1,30 @@
+"""Helpers every item generator shares: deterministic PNG bytes, config validation, preset names."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from PIL import Image
+
+
+def png(img: Image.Image) -> bytes:
+    """Deterministic PNG bytes (no timestamps or other metadata)."""
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=False)
+    return buf.getvalue()
+
+
+def preset_name(config: Any, presets: dict[str, Any]) -> str:
+    """The preset a config equals ("custom" for any other), recorded as the item's difficulty."""
+    return next((name for name, preset in presets.items() if preset == config), "custom")
+
+
+def check_choice(name: str, value: Any, allowed: tuple[Any, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
+
+
+def check_range(name: str, value: float, low: float, high: float) -> None:
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be in [{low}, {high}], got {value!r}")

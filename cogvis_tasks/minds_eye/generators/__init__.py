@@ -1,0 +1,1 @@
+"""Parametric Mind's Eye generators, one module per task (``<task id lower>.py``) with a verifier beside it."""
