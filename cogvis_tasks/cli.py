@@ -8,6 +8,7 @@ writes synthetic VisFactor files in the released layouts for offline runs.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -65,8 +66,11 @@ def _generate(args: argparse.Namespace) -> int:
     from .visfactor.files import write_parquet, write_tsv
     from .visfactor.generators.base import official_rows
 
-    if args.benchmark != "visfactor":
-        raise SystemExit(f"cogvis generate: no generators for {args.benchmark!r} yet (available: visfactor)")
+    if args.benchmark == "minds_eye":
+        return _generate_minds_eye(args)
+    args.difficulty = args.difficulty or "normal"
+    if args.difficulty not in generated.VARIANTS:
+        raise SystemExit(f"cogvis generate visfactor: --difficulty must be one of {generated.VARIANTS}")
     subtests = [s.strip().upper() for s in args.subtests.split(",")] if args.subtests else list(generated.GENERATED_SUBTESTS)
     for subtest in subtests:
         generated.generator(subtest)  # unknown subtests fail before anything is written
@@ -83,9 +87,42 @@ def _generate(args: argparse.Namespace) -> int:
                 progress.update(1)
 
     out = Path(args.out) / "visfactor"
-    path = write_tsv(rows(), out / "VisFactor.tsv") if args.format == "tsv" else write_parquet(rows(), out / "test.parquet", batch_rows=64)
+    fmt = args.format or "parquet"
+    path = write_tsv(rows(), out / "VisFactor.tsv") if fmt == "tsv" else write_parquet(rows(), out / "test.parquet", batch_rows=64)
     progress.close()
     print(f"wrote {sum(counts.values())} items ({args.difficulty}, seed {args.seed}) to {path}; use COGVIS_DATA_DIR={args.out}")
+    return 0
+
+
+def _generate_minds_eye(args: argparse.Namespace) -> int:
+    """Mind's Eye items in the released layout (annotations.json + 1024x1024 PNGs per task folder)."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    from tqdm import tqdm
+
+    from .minds_eye import generated
+
+    variant = args.difficulty or generated.MIXED
+    if variant not in generated.VARIANTS:
+        raise SystemExit(f"cogvis generate minds_eye: --difficulty must be one of {generated.VARIANTS}")
+    if args.format is not None:
+        raise SystemExit("cogvis generate minds_eye: --format does not apply (the release layout is annotations.json + PNGs)")
+    tasks = [s.strip().upper() for s in args.subtests.split(",")] if args.subtests else list(generated.GENERATED_TASKS)
+    for task in tasks:
+        generated.generator(task)  # unknown tasks fail before anything is written
+    counts = {t: args.n if args.n is not None else generated.generator(t).DEFAULT_ITEMS for t in tasks}
+    workers = max(1, min(args.workers or os.cpu_count() or 1, len(tasks)))
+    with tqdm(total=sum(counts.values()), unit="item", desc="generating", disable=args.quiet) as progress:
+        if workers == 1:
+            generated.write_release(args.out, tasks, variant, args.seed, None if args.n is None else args.n, lambda _: progress.update(1))
+        else:  # one process per task folder: items are pure functions of (seed, task, index), so the output is the same
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                jobs = {pool.submit(generated.write_release, args.out, [t], variant, args.seed, counts[t]): t for t in tasks}
+                for job in as_completed(jobs):
+                    job.result()
+                    progress.update(counts[jobs[job]])
+    where = Path(args.out) / "minds_eye"
+    print(f"wrote {sum(counts.values())} items ({variant}, seed {args.seed}) to {where}; use COGVIS_DATA_DIR={args.out}")
     return 0
 
 
@@ -184,13 +221,18 @@ def main(argv: list[str] | None = None) -> int:
     syn.set_defaults(run=_write_synthetic)
     gen = sub.add_parser("generate", help="write generated items in the released layout (use the folder as COGVIS_DATA_DIR)")
     gen.add_argument("benchmark", nargs="?", default="visfactor", choices=("visfactor", "minds_eye"))
-    gen.add_argument("--subtests", help="comma-separated subtest ids (default: all 12 generated subtests)")
-    gen.add_argument("--difficulty", choices=("easy", "normal", "hard"), default="normal")
-    gen.add_argument("--n", type=int, default=None, help="items per subtest (default: the official counts)")
+    gen.add_argument("--subtests", help="comma-separated subtest (visfactor) or task (minds_eye) ids (default: all generated)")
+    gen.add_argument(
+        "--difficulty",
+        choices=("easy", "normal", "medium", "hard", "mixed"),
+        help="visfactor: easy|normal|hard (default normal); minds_eye: easy|medium|hard|mixed (default mixed: item i uses preset i mod 3)",
+    )
+    gen.add_argument("--n", type=int, default=None, help="items per subtest/task (default: visfactor the official counts, minds_eye 100)")
     gen.add_argument("--seed", type=int, default=1234)
     gen.add_argument("--out", required=True)
-    gen.add_argument("--format", choices=("parquet", "tsv"), default="parquet")
+    gen.add_argument("--format", choices=("parquet", "tsv"), help="visfactor only (default parquet)")
     gen.add_argument("--quiet", action="store_true", help="no progress bar")
+    gen.add_argument("--workers", type=int, default=None, help="minds_eye: processes, one task at a time each (default: CPU count)")
     gen.set_defaults(run=_generate)
     demo = sub.add_parser("demo", help="offline demo: generated VisFactor through lmms-eval with cogvis_random and cogvis_oracle")
     demo.add_argument("--difficulty", choices=("easy", "normal", "hard"), default="normal")

@@ -16,6 +16,7 @@ BENCHMARKS: dict[str, str] = {
     "visualpuzzles": "cogvis_tasks.visualpuzzles.benchmark",
     "mme_cc": "cogvis_tasks.mme_cc.benchmark",
     "visfactor_gen": "cogvis_tasks.visfactor.generated",
+    "minds_eye_gen": "cogvis_tasks.minds_eye.generated",
 }
 
 

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import io
+import os
 from typing import Any
 
 from PIL import Image
+
+from .rng import DEFAULT_SEED
+
+ENV_SEED, ENV_ITEMS = "COGVIS_GEN_SEED", "COGVIS_GEN_ITEMS"
 
 
 def png(img: Image.Image) -> bytes:
@@ -28,3 +33,14 @@ def check_choice(name: str, value: Any, allowed: tuple[Any, ...]) -> None:
 def check_range(name: str, value: float, low: float, high: float) -> None:
     if not low <= value <= high:
         raise ValueError(f"{name} must be in [{low}, {high}], got {value!r}")
+
+
+def settings(seed: int | None, n: int | None) -> tuple[int, int | None]:
+    """Seed and item count of a generated set: the arguments, else $COGVIS_GEN_SEED / $COGVIS_GEN_ITEMS, else defaults.
+
+    The harnesses build generated sets at task-load time, where the environment is the one knob both share.
+    """
+    seed = int(os.environ.get(ENV_SEED, DEFAULT_SEED)) if seed is None else seed
+    if n is None and os.environ.get(ENV_ITEMS):
+        n = int(os.environ[ENV_ITEMS])
+    return seed, n

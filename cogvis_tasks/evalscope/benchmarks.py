@@ -10,6 +10,9 @@ from evalscope.api.metric.semantics import MetricSelector
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
+from ..minds_eye.generated import GENERATED_TASKS as ME_GEN_TASKS
+from ..minds_eye.generated import MIXED as ME_GEN_MIXED
+from ..minds_eye.generated import VARIANTS as ME_GEN_VARIANTS
 from ..minds_eye.prompt import VARIANTS as MINDS_EYE_VARIANTS
 from ..minds_eye.tasks import TASKS as MINDS_EYE_TASKS
 from ..mme_cc.subtasks import SUBTASKS as MME_CC_SUBTASKS
@@ -143,10 +146,9 @@ MME_CC_META = BenchmarkMeta(
 )
 
 
-class VisFactorGenAdapter(CogvisAdapter):
-    """Generated VisFactor sets: ``--dataset-args '{"visfactor_gen_normal": {"extra_params": {"seed": 7, "items": 50}}}'``."""
+class GeneratedAdapter(CogvisAdapter):
+    """Sets made in memory: ``--dataset-args '{"<name>": {"extra_params": {"seed": 7, "items": 50}}}'``."""
 
-    benchmark_name = "visfactor_gen"
     hub_id = "generated"
 
     def _sample_kwargs(self) -> dict[str, Any]:
@@ -154,27 +156,47 @@ class VisFactorGenAdapter(CogvisAdapter):
         return {"seed": params.get("seed"), "n": params.get("items")}
 
 
-def _visfactor_gen_meta(difficulty: str) -> BenchmarkMeta:
-    subsets = list(GENERATED_SUBTESTS)
+def _generated_meta(name: str, pretty_name: str, description: str, subsets: list[str], items: str) -> BenchmarkMeta:
     return BenchmarkMeta(
-        name=f"visfactor_gen_{difficulty}",
+        name=name,
         dataset_id="generated",
         subset_list=subsets,
         default_subset=subsets[0],
-        pretty_name=f"VisFactor generated ({difficulty}, cogvis-tasks)",
-        description=(
-            "VisFactor items from the cogvis generators for 12 subtests, made in memory at load time; "
-            "same prompts, scoring and reports as `visfactor`. extra_params: seed (default $COGVIS_GEN_SEED or 1234), "
-            "items per subtest (default $COGVIS_GEN_ITEMS or the official counts)."
-        ),
+        pretty_name=pretty_name,
+        description=description + f" extra_params: seed (default $COGVIS_GEN_SEED or 1234), items (default $COGVIS_GEN_ITEMS or {items}).",
         metric_list=["accuracy"],
         primary_metric=PRIMARY,
         eval_split="test",
         extra_params={
             "seed": {"type": "int | null", "description": "generator seed", "value": None},
-            "items": {"type": "int | null", "description": "items per subtest", "value": None},
+            "items": {"type": "int | null", "description": items, "value": None},
         },
         tags=[Tags.MULTI_MODAL, Tags.REASONING],
+    )
+
+
+def _visfactor_gen_meta(difficulty: str) -> BenchmarkMeta:
+    return _generated_meta(
+        f"visfactor_gen_{difficulty}",
+        f"VisFactor generated ({difficulty}, cogvis-tasks)",
+        "VisFactor items from the cogvis generators for 12 subtests, made in memory at load time; "
+        "same prompts, scoring and reports as `visfactor`.",
+        list(GENERATED_SUBTESTS),
+        "items per subtest: the official counts",
+    )
+
+
+def _minds_eye_gen_meta(variant: str) -> BenchmarkMeta:
+    mixed = variant == ME_GEN_MIXED
+    return _generated_meta(
+        "minds_eye_gen" if mixed else f"minds_eye_gen_{variant}",
+        "Mind's Eye generated (cogvis-tasks)" + ("" if mixed else f", {variant}"),
+        "Mind's Eye items from the cogvis generators for all 8 tasks, made in memory at load time; same prompts (CoT), "
+        "letter reader, scoring and reports as `minds_eye`, plus accuracy per difficulty, each task's distractor "
+        "shares and the MC colour-lure rate. "
+        + ("Item i of a task uses preset i mod 3 (easy, medium, hard)." if mixed else f"Preset: {variant}."),
+        list(ME_GEN_TASKS),
+        "items per task: 100",
     )
 
 
@@ -185,11 +207,12 @@ def register_benchmarks(registry: Any, replace: Callable[..., Any]) -> None:
         registry["visfactor"] = replace(shipped, data_adapter=VisFactorAdapter, **_visfactor_fields(cot=False))
     if "visfactor_cot" not in registry:
         register_benchmark(BenchmarkMeta(name="visfactor_cot", **_visfactor_fields(cot=True)))(VisFactorCotAdapter)
-    for difficulty in GEN_DIFFICULTIES:
-        meta = _visfactor_gen_meta(difficulty)
+    generated = [("visfactor_gen", d, _visfactor_gen_meta(d)) for d in GEN_DIFFICULTIES]
+    generated += [("minds_eye_gen", v, _minds_eye_gen_meta(v)) for v in ME_GEN_VARIANTS]
+    for benchmark, variant, meta in generated:
         if meta.name not in registry:
-            adapter = type(f"VisFactorGen{difficulty.title()}Adapter", (VisFactorGenAdapter,), {"variant": difficulty})
-            register_benchmark(meta)(adapter)
+            fields = {"benchmark_name": benchmark, "variant": variant}
+            register_benchmark(meta)(type(meta.name.title().replace("_", "") + "Adapter", (GeneratedAdapter,), fields))
     if "mme_cc" not in registry:
         register_benchmark(MME_CC_META)(MmeCcAdapter)
     if "visualpuzzles" not in registry:

@@ -28,7 +28,7 @@ from ..core.aggregate import GroupScore, RowResult, scores_by, subtest_scores
 from ..core.errors import DataError
 from ..core.sample import record_metadata
 from ..minds_eye.report import distractor_analysis
-from ..minds_eye.tasks import MT_DISTRACTOR_TYPES
+from ..minds_eye.tasks import COLOUR_MATCH
 from ..registry import benchmark
 from .metrics import task_metrics
 
@@ -257,11 +257,29 @@ def _share(kind: str) -> Callable[[Sequence[Mapping[str, Any]]], float]:
         analysis = distractor_analysis(r for rows in _per_repeat(payloads) for r in rows)
         return analysis.shares().get(kind, 0.0) if analysis else float("nan")
 
+    share.__name__ = f"share_{kind}"
     share.__doc__ = f"Share of wrong letter answers that chose the {kind!r} distractor."
     return share
 
 
-share_mirror, share_mirror2, share_similar, share_rotate2 = (_share(t) for t in MT_DISTRACTOR_TYPES)
+def __getattr__(name: str) -> Callable[[Sequence[Mapping[str, Any]]], float]:
+    """``share_<type>`` for any distractor type a task declares (released MT's, every generator's):
+    the task YAMLs name them, lmms-eval looks them up with getattr."""
+    if name.startswith("share_"):
+        return _share(name.removeprefix("share_"))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def colour_lure(payloads: Sequence[Mapping[str, Any]]) -> float:
+    """Share of wrong MC answers that chose an option painted in the net's colour."""
+    analysis = distractor_analysis((r for rows in _per_repeat(payloads) for r in rows), "colour")
+    return analysis.shares().get(COLOUR_MATCH, 0.0) if analysis else float("nan")
+
+
+def colour_lure_expected(payloads: Sequence[Mapping[str, Any]]) -> float:
+    """The colour-lure share expected if wrong answers chose uniformly among the wrong options."""
+    analysis = distractor_analysis((r for rows in _per_repeat(payloads) for r in rows), "colour")
+    return analysis.expected.get(COLOUR_MATCH, 0.0) / analysis.wrong_answers if analysis else float("nan")
 
 
 def total(metrics: Sequence[float], sizes: Sequence[int], weight_by_size: bool = False) -> float:

@@ -8,6 +8,8 @@ that only the member tasks report. The YAML generator writes these lists and
 
 from __future__ import annotations
 
+from ..minds_eye import generated as me_generated
+from ..minds_eye.generators.base import DIFFICULTIES as GEN_DIFFICULTIES
 from ..minds_eye.tasks import BY_ID as MINDS_EYE_TASKS
 from ..minds_eye.tasks import MT_DISTRACTOR_TYPES
 from ..mme_cc.subtasks import SUBTASKS as MME_CC_SUBTASKS
@@ -26,16 +28,22 @@ def task_metrics(benchmark: str, subtest: str, extractor: str | None = None) -> 
         names = {"accuracy": "accuracy", "lenient": "lenient"}
         names.update({m: m for m in COMMON})
         return names
-    if benchmark == "minds_eye":
+    if benchmark in ("minds_eye", "minds_eye_gen"):
         task = MINDS_EYE_TASKS[subtest]
         names = {m: m for m in COMMON}
         names["none_answers"] = "none_answers"
         names["repeat_std"] = "repeat_std"
         names.update({d.lower(): "accuracy" for d in task.dimensions})
-        names.update({f"acc_{level}": f"acc_{level}" for level in task.difficulty_levels})
-        if task.id == "MT":
+        if benchmark == "minds_eye":
+            levels, types = task.difficulty_levels, MT_DISTRACTOR_TYPES if task.id == "MT" else ()
+        else:
+            levels, types = GEN_DIFFICULTIES, me_generated.distractor_types(task.id)
+        names.update({f"acc_{level}": f"acc_{level}" for level in levels})
+        if types:
             names["distractor_p"] = "distractor_p"
-            names.update({f"share_{t}": f"share_{t}" for t in MT_DISTRACTOR_TYPES})
+            names.update({f"share_{t}": f"share_{t}" for t in types})
+        if benchmark == "minds_eye_gen" and task.id == "MC":  # options carry colours: the colour-lure rate
+            names.update({"colour_lure": "colour_lure", "colour_lure_expected": "colour_lure_expected"})
         if extractor == "llm":
             names["judge_errors"] = "judge_errors"
             names["extractor_agreement"] = "extractor_agreement"
@@ -72,6 +80,8 @@ def group_metrics(benchmark: str, extractor: str | None = None) -> dict[str, str
         }
     else:
         averaged = ("accuracy", "abstraction", "relation", "transformation")
+        if benchmark == "minds_eye_gen":
+            averaged += tuple(f"acc_{level}" for level in GEN_DIFFICULTIES)
         counted = COUNTS
         if extractor == "llm":
             averaged += ("extractor_agreement",)
@@ -95,5 +105,6 @@ HIGHER_IS_BETTER = frozenset(
         "rule_settled",
     }
     | {f"acc_{lvl}" for t in MINDS_EYE_TASKS.values() for lvl in t.difficulty_levels}
+    | {f"acc_{lvl}" for lvl in GEN_DIFFICULTIES}
     | {f"acc_{v}" for v in VP_CATEGORIES + VP_DIFFICULTIES}
 )

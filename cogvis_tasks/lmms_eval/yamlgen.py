@@ -12,6 +12,8 @@ import json
 import re
 from pathlib import Path
 
+from ..minds_eye.generated import MIXED as ME_GEN_MIXED
+from ..minds_eye.generated import VARIANTS as ME_GEN_VARIANTS
 from ..minds_eye.tasks import TASKS as MINDS_EYE_TASKS
 from ..mme_cc.subtasks import DIMENSIONS as MME_CC_DIMENSIONS
 from ..mme_cc.subtasks import SUBTASKS as MME_CC_SUBTASKS
@@ -160,6 +162,27 @@ def _minds_eye(files: dict[str, str], manifest: dict[str, list[dict[str, str]]])
         files[f"minds_eye/{prefix}.yaml"] = _group(prefix, label, members, groups)
 
 
+def _minds_eye_gen(files: dict[str, str], manifest: dict[str, list[dict[str, str]]]) -> None:
+    """Generated Mind's Eye, built in memory at load time: ``minds_eye_gen`` mixes the three presets
+    (item i of a task uses preset i mod 3), ``minds_eye_gen_<preset>`` holds one (seed/items as for visfactor_gen)."""
+    template = "_minds_eye_gen_template_yaml"
+    files[f"minds_eye_gen/{template}"] = _template(2048)
+    groups = group_metrics("minds_eye_gen")
+    for variant in ME_GEN_VARIANTS:
+        prefix = "minds_eye_gen" if variant == ME_GEN_MIXED else f"minds_eye_gen_{variant}"
+        members = []
+        for task in MINDS_EYE_TASKS:
+            name = f"{prefix}_{task.id.lower()}"
+            level = "easy, medium and hard" if variant == ME_GEN_MIXED else variant
+            files[f"minds_eye_gen/{name}.yaml"] = _task(
+                name, f"{task.id} {task.name} (generated, {level})", template, task_metrics("minds_eye_gen", task.id)
+            )
+            manifest[name] = [{"benchmark": "minds_eye_gen", "subtests": json.dumps([task.id]), "variant": variant}]
+            members.append(name)
+        label = "Mind's Eye generated" + ("" if variant == ME_GEN_MIXED else f" ({variant})")
+        files[f"minds_eye_gen/{prefix}.yaml"] = _group(prefix, label, members, groups)
+
+
 def _visualpuzzles(files: dict[str, str], manifest: dict[str, list[dict[str, str]]]) -> None:
     # Lower-case names: lmms-eval's built-in VisualPuzzles_direct / VisualPuzzles_cot stay untouched.
     template = "_visualpuzzles_template_yaml"
@@ -201,6 +224,7 @@ def render() -> dict[str, str]:
         ("visfactor", _visfactor),
         ("visfactor_gen", _visfactor_gen),
         ("minds_eye", _minds_eye),
+        ("minds_eye_gen", _minds_eye_gen),
         ("visualpuzzles", _visualpuzzles),
         ("mme_cc", _mme_cc),
     )

@@ -11,15 +11,27 @@ from ..core.sample import Sample
 from . import data, judge, prompt
 from .extract import NONE, extract_choice
 from .report import build_report  # noqa: F401  (part of the benchmark surface)
-from .tasks import BY_ID, MT_CORRECT_TYPE, TASKS
+from .tasks import BY_ID, COLOUR_MATCH, COLOUR_OTHER, CORRECT, MT_CORRECT_TYPE, TASKS
 
 NAME = "minds_eye"
 LENIENT = False  # one reader: the rule-based letter extractor
 LLM_EXTRACTION = True  # the paper's protocol is available: a judge that only extracts the letter
 VARIANTS = prompt.VARIANTS
+#: Record fields carried into each sample for the reports (the scene stays behind: verifiers only).
+REPORTED_FIELDS = (
+    "difficulty",
+    "candidate_order",
+    "option_types",
+    "option_colors",
+    "folds",
+    "net_color",
+    "correct_shape",
+    "other_shapes",
+    "shape",
+)
 
 
-def sample_from_record(rec: data.Record, variant: str) -> Sample:
+def sample_from_record(rec: data.Record, variant: str, benchmark: str = NAME) -> Sample:
     task = BY_ID[rec.task]
     meta: dict[str, object] = {
         "variant": variant,
@@ -29,13 +41,13 @@ def sample_from_record(rec: data.Record, variant: str) -> Sample:
         "source": rec.source,
         "row": rec.key,
     }
-    for field in ("difficulty", "candidate_order", "folds", "net_color", "correct_shape", "other_shapes", "shape"):
+    for field in REPORTED_FIELDS:
         if field in rec.extra:
             meta[field] = rec.extra[field]
-    sid = f"{NAME}/{rec.task}/{rec.key}"
+    sid = f"{benchmark}/{rec.task}/{rec.key}"
     return Sample(
         id=sid,
-        benchmark=NAME,
+        benchmark=benchmark,
         subtest=rec.task,
         item=sid,
         prompt=(("image", 0), ("text", prompt.render(rec.question, task, variant))),
@@ -54,18 +66,40 @@ def samples(subtests: Iterable[str] | None = None, variant: str = "cot", local_p
     return [sample_from_record(r, variant) for r in data.load(wanted, local_path)]
 
 
-def _tags(meta: Mapping[str, object], choice: str, correct: bool) -> dict[str, str]:
+def option_types(meta: Mapping[str, object]) -> list[str] | None:
+    """Each option's type in display order, the answer as ``"correct"``: generated items record
+    ``option_types`` for every task; released MT items only ``candidate_order`` (answer ``"rotate"``)."""
+    types = meta.get("option_types")
+    if isinstance(types, list):
+        return [str(t) for t in types]
+    order = meta.get("candidate_order")
+    if isinstance(order, list):
+        return [CORRECT if t == MT_CORRECT_TYPE else str(t) for t in order]
+    return None
+
+
+def _option_tags(values: list[str], answer_index: int, choice_index: int | None, prefix: str) -> dict[str, str]:
+    """What a wrong choice chose and what it could have chosen, for the chi-square against uniform choice."""
+    tags = {f"wrong_{prefix}s": ",".join(v for k, v in enumerate(values) if k != answer_index)}
+    if choice_index is not None and choice_index != answer_index and choice_index < len(values):
+        tags[f"chosen_{prefix}"] = values[choice_index]
+    return tags
+
+
+def _tags(meta: Mapping[str, object], choice: str, answer: str) -> dict[str, str]:
     tags: dict[str, str] = {}
     if meta.get("difficulty"):
         tags["difficulty"] = str(meta["difficulty"])
-    order = meta.get("candidate_order")
     letters = str(meta.get("letters", "ABCD"))
-    if isinstance(order, list) and choice and choice != NONE and not correct and choice in letters:
-        index = letters.index(choice)
-        if index < len(order):
-            tags["chosen_type"] = str(order[index])
-    if isinstance(order, list):
-        tags["wrong_types"] = ",".join(str(t) for t in order if t != MT_CORRECT_TYPE)
+    choice_index = letters.index(choice) if choice and choice != NONE and choice in letters else None
+    answer_index = letters.index(answer)
+    types = option_types(meta)
+    if types is not None:
+        tags.update(_option_tags(types, answer_index, choice_index, "type"))
+    colours, net = meta.get("option_colors"), meta.get("net_color")
+    if isinstance(colours, list) and net:  # MC: is a wrong choice drawn to the net's colour?
+        matched = [COLOUR_MATCH if c == net else COLOUR_OTHER for c in colours]
+        tags.update(_option_tags(matched, answer_index, choice_index, "colour"))
     return tags
 
 
@@ -94,7 +128,7 @@ def score(
         except Exception as exc:  # network errors, timeouts, off-format replies: all judge errors
             choice = ""
             extra["judge_error"] = f"{type(exc).__name__}: {exc}"[:200]
-    return choice_result(subtest, item, answer, choice, failed, {**_tags(sample_meta, choice, choice == answer), **extra})
+    return choice_result(subtest, item, answer, choice, failed, {**_tags(sample_meta, choice, answer), **extra})
 
 
 def oracle_response(sample: Sample) -> str:

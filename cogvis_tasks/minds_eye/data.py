@@ -9,6 +9,7 @@ the task folder. Errors name the file, the record key and the field.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import os
@@ -97,6 +98,23 @@ def _no_duplicate_keys(path: str) -> Callable[[list[tuple[str, Any]]], dict[str,
     return build
 
 
+def parse_record(task: Task, key: str, rec: Any, image: bytes, source: str) -> Record:
+    """One annotations entry as a Record; the generators' items go through here too, so both read alike."""
+    if not isinstance(rec, dict):
+        raise DataError(source, key, None, "record is not an object")
+    if task.answer_field not in rec:
+        raise DataError(source, key, task.answer_field, f"missing (the {task.id} answer field)")
+    return Record(
+        task=task.id,
+        key=key,
+        question=_question(rec.get("question"), source, key),
+        answer=normalize_letter(rec[task.answer_field], task, source, key, task.answer_field),
+        image=image,
+        extra={k: v for k, v in rec.items() if k not in ("question", task.answer_field)},
+        source=source,
+    )
+
+
 def load_task(root: Path, task: Task) -> tuple[Record, ...]:
     path = root / task.folder / ANNOTATIONS
     stat = path.stat()
@@ -115,23 +133,8 @@ def _load(path: str, task_id: str, size: int, mtime_ns: int) -> tuple[Record, ..
     if not isinstance(raw, dict):
         raise DataError(path, "top level", None, "expected an object mapping image names to records")
     folder = Path(path).parent
-    records = []
-    for key, rec in raw.items():
-        if not isinstance(rec, dict):
-            raise DataError(path, key, None, "record is not an object")
-        if task.answer_field not in rec:
-            raise DataError(path, key, task.answer_field, f"missing (the {task.id} answer field)")
-        records.append(
-            Record(
-                task=task.id,
-                key=key,
-                question=_question(rec.get("question"), path, key),
-                answer=normalize_letter(rec[task.answer_field], task, path, key, task.answer_field),
-                image=_image(folder, key, path),
-                extra={k: v for k, v in rec.items() if k not in ("question", task.answer_field)},
-                source=path,
-            )
-        )
+    # Fields first, then the image: a record's own errors are reported before a missing file.
+    records = [dataclasses.replace(parse_record(task, key, rec, b"", path), image=_image(folder, key, path)) for key, rec in raw.items()]
     if not records:
         raise DataError(path, "top level", None, "no records")
     return tuple(records)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..core.aggregate import GroupScore, RowResult, grouped, macro, scores_by, subtest_scores
 from ..core.stats import chi_square
 from .extract import NONE
-from .tasks import BY_ID
+from .tasks import BY_ID, COLOUR_MATCH
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,7 @@ class MindsEyeReport:
     difficulty: dict[str, GroupScore]  # "<task>/<level>"
     none_answers: dict[str, int]
     distractors: dict[str, DistractorAnalysis]
+    colour_lure: dict[str, DistractorAnalysis]  # MC with option colours: wrong answers drawn to the net's colour
     extractor_agreement: float | None = None  # judge vs rule reader, over judged rows (None: no judge)
     judged_rows: int = 0
 
@@ -57,6 +58,17 @@ class MindsEyeReport:
             rows.append(("distractor_p", {"task": task}, analysis.p_value, analysis.wrong_answers))
             for kind, share in analysis.shares().items():
                 rows.append(("distractor_share", {"task": task, "type": kind}, share, analysis.wrong_answers))
+        for task, analysis in self.colour_lure.items():
+            rows.append(("colour_lure_rate", {"task": task}, analysis.shares().get(COLOUR_MATCH, 0.0), analysis.wrong_answers))
+            rows.append(
+                (
+                    "colour_lure_expected",
+                    {"task": task},
+                    analysis.expected.get(COLOUR_MATCH, 0.0) / analysis.wrong_answers,
+                    analysis.wrong_answers,
+                )
+            )
+            rows.append(("colour_lure_p", {"task": task}, analysis.p_value, analysis.wrong_answers))
         return rows
 
     def to_dict(self) -> dict[str, object]:
@@ -67,22 +79,24 @@ class MindsEyeReport:
             "difficulty": {k: v.to_dict() for k, v in self.difficulty.items()},
             "none_answers": dict(self.none_answers),
             "distractors": {k: v.to_dict() for k, v in self.distractors.items()},
+            "colour_lure": {k: v.to_dict() for k, v in self.colour_lure.items()},
             "extractor_agreement": self.extractor_agreement,
             "judged_rows": self.judged_rows,
         }
 
 
-def distractor_analysis(rows: Iterable[RowResult]) -> DistractorAnalysis | None:
+def distractor_analysis(rows: Iterable[RowResult], kind: str = "type") -> DistractorAnalysis | None:
+    """Over wrong letter answers: the ``chosen_<kind>`` tag against ``wrong_<kind>s`` (option types, or MC colours)."""
     observed: Counter[str] = Counter()
     expected: Counter[str] = Counter()
     wrong = 0
     for r in rows:
-        chosen = r.tags.get("chosen_type")
+        chosen = r.tags.get(f"chosen_{kind}")
         if not chosen:
             continue
         wrong += 1
         observed[chosen] += 1
-        options = [t for t in r.tags.get("wrong_types", "").split(",") if t]
+        options = [t for t in r.tags.get(f"wrong_{kind}s", "").split(",") if t]
         for t in options:
             expected[t] += 1.0 / len(options)
     if not wrong:
@@ -97,11 +111,13 @@ def build_report(rows: Iterable[RowResult]) -> MindsEyeReport:
     judged = [r for r in rows if "rule_choice" in r.tags and "judge_error" not in r.tags]
     agreement = sum(r.tags["rule_choice"] == r.prediction for r in judged) / len(judged) if judged else None
     per_task = dict(sorted(subtest_scores(rows).items(), key=lambda kv: list(BY_ID).index(kv[0])))
-    distractors = {}
+    distractors, colour_lure = {}, {}
     for task in per_task:
-        analysis = distractor_analysis(r for r in rows if r.subtest == task)
-        if analysis is not None:
+        task_rows = [r for r in rows if r.subtest == task]
+        if (analysis := distractor_analysis(task_rows)) is not None:
             distractors[task] = analysis
+        if (analysis := distractor_analysis(task_rows, "colour")) is not None:
+            colour_lure[task] = analysis
     return MindsEyeReport(
         tasks=per_task,
         dimensions_=grouped(per_task, {t: BY_ID[t].dimensions for t in per_task}),
@@ -111,6 +127,7 @@ def build_report(rows: Iterable[RowResult]) -> MindsEyeReport:
         ),
         none_answers={t: sum(1 for r in rows if r.subtest == t and r.prediction == NONE) for t in per_task},
         distractors=distractors,
+        colour_lure=colour_lure,
         extractor_agreement=agreement,
         judged_rows=len(judged),
     )

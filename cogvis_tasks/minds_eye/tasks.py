@@ -76,4 +76,7 @@ HUMAN_ACCURACY = 0.80  # about 80% overall (paper)
 
 #: Distractor types of the MT options (``candidate_order``); "rotate" is the correct option.
 MT_CORRECT_TYPE = "rotate"
+CORRECT = "correct"  # the answer's entry in ``option_types`` (generated items, every task)
 MT_DISTRACTOR_TYPES = ("mirror", "mirror2", "similar", "rotate2")
+#: MC colour lure: a wrong option painted in the net's colour, or not.
+COLOUR_MATCH, COLOUR_OTHER = "net_colour", "other_colour"

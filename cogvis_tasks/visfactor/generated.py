@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable, Iterator
 from types import ModuleType
 
-from ..core.rng import DEFAULT_SEED
+from ..core.generation import settings
 from ..core.sample import Sample
 from . import benchmark as released
 from .data import Row
@@ -23,7 +23,6 @@ NAME = "visfactor_gen"
 LENIENT = True
 VARIANTS = DIFFICULTIES
 GENERATED_SUBTESTS = ("CF1", "CF2", "CF3", "CS1", "CS2", "CS3", "MA1", "S1", "S2", "SS3", "VZ1", "VZ2")
-ENV_SEED, ENV_ITEMS = "COGVIS_GEN_SEED", "COGVIS_GEN_ITEMS"
 
 score = released.score
 build_report = released.build_report
@@ -48,13 +47,6 @@ def items(subtest: str, difficulty: str, seed: int, n: int | None = None) -> Ite
         yield gen.generate(seed, index, config)
 
 
-def _settings(seed: int | None, n: int | None) -> tuple[int, int | None]:
-    seed = int(os.environ.get(ENV_SEED, DEFAULT_SEED)) if seed is None else seed
-    if n is None and os.environ.get(ENV_ITEMS):
-        n = int(os.environ[ENV_ITEMS])
-    return seed, n
-
-
 def samples(
     subtests: Iterable[str] | None = None,
     variant: str = "normal",
@@ -65,7 +57,7 @@ def samples(
 ) -> list[Sample]:
     """Samples of generated items (``variant`` is the difficulty preset)."""
     del local_path  # generated in memory
-    seed, n = _settings(seed, n)
+    seed, n = settings(seed, n)
     out = []
     for subtest in subtests if subtests is not None else GENERATED_SUBTESTS:
         row_index = 0

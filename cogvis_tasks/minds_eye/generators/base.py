@@ -27,10 +27,9 @@ from PIL import Image, ImageDraw, ImageFont
 
 from ...core.generation import check_choice, check_range, png, preset_name  # noqa: F401  (the generators' toolkit)
 from ...core.rng import rng_for
-from ..tasks import BY_ID
+from ..tasks import BY_ID, CORRECT
 
 DIFFICULTIES = ("easy", "medium", "hard")
-CORRECT = "correct"
 SIZE = 1024
 LABEL_H = 48  # label strip under every panel
 LABEL_FONT = 36

@@ -1,0 +1,123 @@
+"""Generated Mind's Eye sets as a benchmark: same prompts, letter reader, scoring and reports as Mind's Eye.
+
+``samples(tasks, variant=...)`` makes items in memory (seed and count from
+``COGVIS_GEN_SEED`` / ``COGVIS_GEN_ITEMS`` unless given) and reads their records
+through the release reader (:func:`data.parse_record`), so generated and released
+items are one code path from there on. ``variant`` is a preset (``easy``,
+``medium``, ``hard``) or ``mixed``: item ``i`` of a task then uses preset
+``i mod 3``, so any count covers the three levels evenly and the difficulty table
+of the report compares them on one run. Prompts are the release's (CoT).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib
+import json
+import os
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from types import ModuleType
+
+from ..core.generation import settings
+from ..core.sample import Sample
+from . import benchmark as released
+from . import data
+from .generators.base import DIFFICULTIES, GeneratedItem
+from .tasks import BY_ID, TASKS
+
+NAME = "minds_eye_gen"
+LENIENT = released.LENIENT
+LLM_EXTRACTION = released.LLM_EXTRACTION
+MIXED = "mixed"
+VARIANTS = (MIXED, *DIFFICULTIES)
+GENERATED_TASKS = tuple(t.id for t in TASKS)
+PROMPT = "cot"
+
+score = released.score
+build_report = released.build_report
+oracle_response = released.oracle_response
+random_response = released.random_response
+chance = released.chance
+
+
+def generator(task: str) -> ModuleType:
+    if task not in GENERATED_TASKS:
+        raise ValueError(f"no Mind's Eye generator for {task!r}; tasks: {GENERATED_TASKS}")
+    return importlib.import_module(f"{__package__}.generators.{task.lower()}")
+
+
+@functools.cache
+def distractor_types(task: str) -> tuple[str, ...]:
+    """The distractor types a task's generator can put among the options (the report's share columns)."""
+    return tuple(generator(task).DISTRACTOR_TYPES)
+
+
+def difficulty_of(variant: str, index: int) -> str:
+    if variant == MIXED:
+        return DIFFICULTIES[index % len(DIFFICULTIES)]
+    if variant not in DIFFICULTIES:
+        raise ValueError(f"unknown difficulty {variant!r}; expected one of {VARIANTS}")
+    return variant
+
+
+def items(task: str, variant: str, seed: int, n: int | None = None) -> Iterator[GeneratedItem]:
+    """Items 0..n-1 of a task, one at a time (nothing is held)."""
+    gen = generator(task)
+    for index in range(gen.DEFAULT_ITEMS if n is None else n):
+        yield gen.generate(seed, index, gen.PRESETS[difficulty_of(variant, index)])
+
+
+def record_of(item: GeneratedItem, source: str) -> data.Record:
+    return data.parse_record(BY_ID[item.task], item.key, item.record, item.image, source)
+
+
+def samples(
+    subtests: Iterable[str] | None = None,
+    variant: str = MIXED,
+    local_path: str | os.PathLike[str] | None = None,
+    seed: int | None = None,
+    n: int | None = None,
+) -> list[Sample]:
+    """Samples of generated items for the given tasks (all eight by default)."""
+    del local_path  # generated in memory
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}; expected one of {VARIANTS}")
+    seed, n = settings(seed, n)
+    wanted = GENERATED_TASKS if subtests is None else tuple(s.upper() for s in subtests)
+    out = []
+    for task in wanted:
+        source = f"generated:{task}:{variant}:seed={seed}"
+        for item in items(task, variant, seed, n):
+            sample = released.sample_from_record(record_of(item, source), PROMPT, benchmark=NAME)
+            out.append(dataclasses.replace(sample, metadata={**sample.metadata, "seed": seed}))
+    return out
+
+
+def write_release(
+    out: str | os.PathLike[str],
+    tasks: Iterable[str],
+    variant: str,
+    seed: int,
+    n: int | None = None,
+    on_item: Callable[[GeneratedItem], None] | None = None,
+) -> dict[str, int]:
+    """Write ``<out>/minds_eye/<task folder>/annotations.json`` and the PNGs; returns items per task.
+
+    PNGs are written as they are made and each annotations file once its task is done, so memory stays flat
+    (records are small); the folder then loads as released data (``COGVIS_DATA_DIR=<out>``).
+    """
+    counts = {}
+    for task in tasks:
+        folder = Path(out) / "minds_eye" / BY_ID[task].folder
+        folder.mkdir(parents=True, exist_ok=True)
+        annotations = {}
+        for item in items(task, variant, seed, n):
+            (folder / item.key).write_bytes(item.image)
+            annotations[item.key] = item.record
+            if on_item is not None:
+                on_item(item)
+        (folder / data.ANNOTATIONS).write_text(json.dumps(annotations, indent=1) + "\n", encoding="utf-8")
+        counts[task] = len(annotations)
+    return counts
