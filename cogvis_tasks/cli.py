@@ -45,6 +45,14 @@ def _list(_: argparse.Namespace) -> int:
             f"  {t.id:<4} {t.name:<34} {t.folder:<22} ART {dims:<4} {t.options} options"
             f"  chance {1 / t.options:.1%}  human {t.human_accuracy:.1%}"
         )
+    from .minds_eye import generated as me_generated
+
+    print("minds_eye generators  (lmms-eval: minds_eye_gen, minds_eye_gen_<preset>; evalscope: the same; cogvis generate minds_eye)")
+    print(f"  variants: {', '.join(me_generated.VARIANTS)} (mixed: item i uses preset i mod 3)")
+    for t in TASKS:
+        gen = me_generated.generator(t.id)
+        kinds = ", ".join(gen.DISTRACTOR_TYPES)
+        print(f"  {t.id:<4} presets {', '.join(gen.PRESETS)}  distractors {kinds}  default {gen.DEFAULT_ITEMS} items")
     return 0
 
 
@@ -208,6 +216,17 @@ def _agreement(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report(args: argparse.Namespace) -> int:
+    from .report.write import write_report
+
+    try:
+        result = write_report(args.run_dirs, args.out, args.bootstrap, args.seed)
+    except ValueError as exc:  # unreadable or missing result files (file, line and field named), bad options
+        raise SystemExit(f"cogvis report: {exc}") from None
+    print(result if args.out is None else f"wrote {result}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="cogvis", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -253,6 +272,12 @@ def main(argv: list[str] | None = None) -> int:
     agr.add_argument("--timeout", type=float, default=60.0)
     agr.add_argument("--show", type=int, default=10, help="disagreements to print")
     agr.set_defaults(run=_agreement)
+    rep = sub.add_parser("report", help="scores, 95%% CIs, chance/human levels and figures from lmms-eval/evalscope result files")
+    rep.add_argument("run_dirs", nargs="+", metavar="RUN_DIR", help="lmms-eval --output_path (with --log_samples) or evalscope --work-dir")
+    rep.add_argument("--out", help="report.md (figures in report_files/) or report.html (self-contained); default: markdown to stdout")
+    rep.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the 95%% CIs (default 1000)")
+    rep.add_argument("--seed", type=int, default=1234, help="bootstrap seed (default 1234)")
+    rep.set_defaults(run=_report)
     args = parser.parse_args(argv)
     return int(args.run(args))
 

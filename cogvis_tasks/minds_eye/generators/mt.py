@@ -1,0 +1,652 @@
+"""MT Mental Transformation: which option is the top polycube turned, and not mirrored or rebuilt?
+
+The original shape is a chiral polycube (its mirror image is no rotation of it), so handedness is what a solver must
+track. Every figure is drawn by one fixed orthographic camera, cubes shaded by face direction and painted back to
+front (for unit cubes of one lattice, sorting whole cubes by centre depth is exact). The correct option is the shape
+turned by ``axes`` successive rotations about the world x, y and z axes (x first; multiples of ``angle_step``).
+Distractors (none shares the answer's pose, so no option is paired with it by the drawing):
+
+* ``mirror``: the original's mirror image, unrotated (reflected through one of its lattice planes, drawn in the
+  original's orientation): the look-alike that only handedness rules out;
+* ``mirror2``: the mirror image, then rotated by its own rotation of the item's class;
+* ``similar``: another polycube with the same cubes (one cube moved), congruent to the original under no rotation
+  or reflection;
+* ``rotate2``: the original rotated by its own rotation of the class (the release reuses the answer's pose, which
+  tells the solver the answer is one of two identical outlines), colours shuffled so that no rotation restores them;
+  coloured items only.
+
+Views must be unambiguous: every figure faces the camera with all three of its face directions (no face edge-on),
+every cube shows at least ``MIN_VISIBLE`` of its own projected area, and the five drawings are pairwise different
+(no option repeats the original's drawing or another option's).
+
+Presets (structural parameters; the paper: easy = one-axis rotation with white cubes, hard = multi-axis with
+coloured cubes):
+
+* easy: one axis, quarter/half turns, white cubes, distractors mirror, mirror2, similar. A single turn about a
+  screen-aligned axis; the option stays grid-aligned like the original.
+* medium: two axes, quarter/half turns, white cubes, same distractors. The composition is never a single-axis turn
+  (e.g. two quarter turns = a 120-degree turn about a cube diagonal), so two turns must be chained mentally.
+* hard: three axes in 30-degree steps, coloured cubes, three of the four distractor types per item (rotate2
+  included). The composition needs all three axes, options appear tilted off the grid (no face keeps its screen
+  direction), and colours must be tracked through the turn, which the colour-shuffled lure tests.
+
+Nuisance, drawn from the item RNG: the shape family and its arm lengths, the original's orientation and handedness,
+the colours, the distractors' rotations and reflection planes, the answer position.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import random
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from ..tasks import MT_CORRECT_TYPE, MT_DISTRACTOR_TYPES
+from . import base
+
+TASK = "MT"
+DEFAULT_ITEMS = 100
+DISTRACTOR_TYPES = MT_DISTRACTOR_TYPES  # ("mirror", "mirror2", "similar", "rotate2")
+AXIS_NAMES = ("x", "y", "z")
+ANGLE_STEPS = (30, 45, 60, 90)
+MIN_CUBES, MAX_CUBES = 6, 10
+MIN_VISIBLE = 0.25  # each cube shows at least this share of a lone cube's projected area
+MIN_VISIBLE_ORIGINAL = 0.36  # the reference figure must be clearer still
+MIN_FACING = 0.28  # |eye . lattice axis| for every lattice axis: no face direction is seen (nearly) edge-on
+MIN_POSE_GAP = 60.0  # degrees between a distractor's pose and the answer's
+MAX_TRIES = 400
+TRIES_PER_FAMILY = 40
+
+Voxel = tuple[int, int, int]
+Cell = tuple[Voxel, str]  # a cube and its colour name
+Cells = tuple[Cell, ...]
+IntMat = tuple[Voxel, Voxel, Voxel]
+
+WHITE = "white"
+PALETTE: dict[str, tuple[int, int, int]] = {
+    WHITE: (250, 250, 250),
+    "red": (225, 45, 45),
+    "blue": (45, 95, 225),
+    "green": (40, 170, 70),
+    "magenta": (215, 60, 205),
+    "cyan": (40, 205, 225),
+    "yellow": (245, 225, 50),
+}
+COLOURS = tuple(c for c in PALETTE if c != WHITE)
+
+
+def _unit(v: Iterable[float]) -> np.ndarray:
+    a = np.asarray(list(v), dtype=float)
+    return a / np.linalg.norm(a)
+
+
+# Camera (orthographic; world x right, y up, z towards the viewer). An eye direction with unequal components keeps
+# lattice-aligned cubes from lining up exactly behind each other; the light comes from the upper left.
+EYE = _unit((0.62, 0.78, 1.0))
+SCREEN_X = _unit(np.cross((0.0, 1.0, 0.0), EYE))
+SCREEN_Y = np.cross(EYE, SCREEN_X)
+LIGHT = _unit((-0.35, 0.85, 0.45))
+EDGE = (40, 40, 40)
+
+
+@dataclass(frozen=True)
+class Config:
+    axes: int = 1  # world axes the correct rotation turns about (x, then y, then z)
+    angle_step: int = 90  # rotation angles are multiples of this (degrees)
+    coloured: bool = False  # cubes coloured (else all white)
+    distractors: tuple[str, ...] = ("mirror", "mirror2", "similar")  # pool; each item uses three of them
+
+    def __post_init__(self) -> None:
+        base.check_choice("axes", self.axes, (1, 2, 3))
+        base.check_choice("angle_step", self.angle_step, ANGLE_STEPS)
+        if self.axes == 3 and self.angle_step == 90:
+            raise ValueError("angle_step must be below 90 for axes=3: every quarter-turn rotation needs at most two axes")
+        if not isinstance(self.coloured, bool):
+            raise ValueError(f"coloured must be True or False, got {self.coloured!r}")
+        pool = self.distractors
+        if not isinstance(pool, tuple) or len(pool) < 3 or len(set(pool)) != len(pool) or not set(pool) <= set(DISTRACTOR_TYPES):
+            raise ValueError(f"distractors must be a tuple of >= 3 distinct types from {DISTRACTOR_TYPES}, got {pool!r}")
+        if "rotate2" in pool and not self.coloured:
+            raise ValueError("distractors may include 'rotate2' (colours shuffled) only when coloured is True")
+
+
+PRESETS: dict[str, Config] = {
+    "easy": Config(axes=1, angle_step=90, coloured=False),
+    "medium": Config(axes=2, angle_step=90, coloured=False),
+    "hard": Config(axes=3, angle_step=30, coloured=True, distractors=DISTRACTOR_TYPES),
+}
+
+
+# --- lattice geometry (integer voxels) --------------------------------------------------------------------------
+
+
+def _matmul(a: IntMat, b: IntMat) -> IntMat:
+    return tuple(tuple(sum(a[r][k] * b[k][c] for k in range(3)) for c in range(3)) for r in range(3))
+
+
+def _quarter_turn_closure() -> tuple[IntMat, ...]:
+    """The 24 proper rotations of the cube, generated by quarter turns about x and y."""
+    turns: tuple[IntMat, ...] = (((1, 0, 0), (0, 0, -1), (0, 1, 0)), ((0, 0, 1), (0, 1, 0), (-1, 0, 0)))
+    group = {((1, 0, 0), (0, 1, 0), (0, 0, 1))}
+    frontier = list(group)
+    while frontier:
+        frontier = [m for m in {_matmul(t, g) for t in turns for g in frontier} if m not in group]
+        group.update(frontier)
+    return tuple(sorted(group))
+
+
+LATTICE_ROTATIONS = _quarter_turn_closure()
+REFLECT_X: IntMat = ((-1, 0, 0), (0, 1, 0), (0, 0, 1))
+
+
+def _apply(m: IntMat, v: Voxel) -> Voxel:
+    return (m[0][0] * v[0] + m[0][1] * v[1] + m[0][2] * v[2], m[1][0] * v[0] + m[1][1] * v[1] + m[1][2] * v[2],
+            m[2][0] * v[0] + m[2][1] * v[1] + m[2][2] * v[2])  # fmt: skip
+
+
+def _normalised(cells: Iterable[Cell]) -> Cells:
+    """The cells moved so their lowest corner is the origin, in sorted order: equal iff translates."""
+    cells = list(cells)
+    low = [min(v[i] for v, _ in cells) for i in range(3)]
+    return tuple(sorted(((v[0] - low[0], v[1] - low[1], v[2] - low[2]), c) for v, c in cells))
+
+
+def _transformed(m: IntMat, cells: Cells) -> Cells:
+    return _normalised((_apply(m, v), c) for v, c in cells)
+
+
+def _orbit(cells: Cells, with_mirror: bool) -> set[Cells]:
+    mats = LATTICE_ROTATIONS + (tuple(_matmul(r, REFLECT_X) for r in LATTICE_ROTATIONS) if with_mirror else ())
+    return {_transformed(m, cells) for m in mats}
+
+
+def _congruent(a: Cells, b: Cells, with_mirror: bool = False) -> bool:
+    """Does some rotation (or, with_mirror, rotation or reflection) and translation take a onto b, colours included?"""
+    return _normalised(b) in _orbit(a, with_mirror)
+
+
+def _geometry(cells: Cells) -> Cells:
+    return tuple((v, WHITE) for v, _ in cells)
+
+
+def _chiral(cells: Cells) -> bool:
+    shape = _geometry(cells)
+    return not _congruent(shape, _transformed(REFLECT_X, shape))
+
+
+def _neighbours(v: Voxel) -> list[Voxel]:
+    return [(v[0] + d * (i == 0), v[1] + d * (i == 1), v[2] + d * (i == 2)) for i in range(3) for d in (1, -1)]
+
+
+def _connected(voxels: set[Voxel]) -> bool:
+    start = next(iter(voxels))
+    seen, stack = {start}, [start]
+    while stack:
+        for n in _neighbours(stack.pop()):
+            if n in voxels and n not in seen:
+                seen.add(n)
+                stack.append(n)
+    return len(seen) == len(voxels)
+
+
+# --- shape families ---------------------------------------------------------------------------------------------
+
+AXIS_VECTORS: tuple[Voxel, ...] = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+
+
+def _arm(axis: int, sign: int = 1) -> Voxel:
+    return tuple(sign * c for c in AXIS_VECTORS[axis])
+
+
+def _chain(arms: Iterable[tuple[Voxel, int]]) -> list[Voxel]:
+    """Cubes of a path: from the origin, ``length`` cubes along each direction in turn (repeats mean a collision)."""
+    out = [(0, 0, 0)]
+    for d, length in arms:
+        for _ in range(length):
+            last = out[-1]
+            out.append((last[0] + d[0], last[1] + d[1], last[2] + d[2]))
+    return out
+
+
+def _hook(rng: random.Random) -> list[Voxel]:
+    return _chain([(_arm(0), rng.randint(2, 3)), (_arm(1), rng.randint(1, 3)), (_arm(2), rng.randint(1, 3))])
+
+
+def _shepard_metzler(rng: random.Random) -> list[Voxel]:
+    """Four arms bending in three directions, as in Shepard and Metzler's figures."""
+    last = rng.choice([_arm(0), _arm(0, -1), _arm(1, -1)])
+    return _chain([(_arm(0), rng.randint(1, 3)), (_arm(1), rng.randint(1, 3)), (_arm(2), rng.randint(1, 2)), (last, rng.randint(1, 2))])
+
+
+def _staircase(rng: random.Random) -> list[Voxel]:
+    """Two steps up a flight, then a turn out of the flight's plane."""
+    return _chain([(_arm(0), rng.randint(1, 2)), (_arm(1), 1), (_arm(0), 2), (_arm(1), 1), (_arm(2), rng.randint(1, 2))])
+
+
+def _crank(rng: random.Random) -> list[Voxel]:
+    return _chain(
+        [(_arm(0), rng.randint(1, 2)), (_arm(1), rng.randint(1, 3)), (_arm(0, -1), rng.randint(1, 2)), (_arm(2), rng.randint(1, 2))]
+    )
+
+
+def _tripod(rng: random.Random) -> list[Voxel]:
+    """A corner cube with arms along x, y and z of three different lengths."""
+    lengths = rng.sample([1, 2, 3], 3)
+    return [(0, 0, 0)] + [tuple(k * c for c in AXIS_VECTORS[a]) for a in range(3) for k in range(1, lengths[a] + 1)]
+
+
+def _peg(rng: random.Random) -> list[Voxel]:
+    """A flat S or L with one cube standing out of its plane, off the middle."""
+    flat = _chain([(_arm(0), rng.randint(1, 3)), (_arm(1), rng.randint(1, 2)), (_arm(0, rng.choice((1, -1))), rng.randint(1, 2))])
+    at = rng.choice(flat)
+    return flat + [(at[0], at[1], at[2] + 1)]
+
+
+def _zigzag(rng: random.Random) -> list[Voxel]:
+    return _chain([(_arm(0), rng.randint(1, 2)), (_arm(2), rng.randint(1, 2)), (_arm(0), rng.randint(1, 2)), (_arm(1), rng.randint(1, 2))])
+
+
+def _spiral(rng: random.Random) -> list[Voxel]:
+    """Arms of two along x, y and z, then back along x: a turn of a square spiral."""
+    return _chain([(_arm(0), 2), (_arm(1), 2), (_arm(2), 2), (_arm(0, -1), rng.randint(1, 2))])
+
+
+FAMILIES: dict[str, Callable[[random.Random], list[Voxel]]] = {
+    "Hook": _hook,
+    "ShepardMetzler": _shepard_metzler,
+    "Staircase": _staircase,
+    "Crank": _crank,
+    "Tripod": _tripod,
+    "Peg": _peg,
+    "Zigzag": _zigzag,
+    "Spiral": _spiral,
+}
+
+
+def _colouring(rng: random.Random, voxels: list[Voxel]) -> list[str]:
+    """Colours with no two touching cubes alike, at least three of them used (so a shuffle can be told apart)."""
+    while True:
+        colours: dict[Voxel, str] = {}
+        for v in voxels:
+            taken = {colours.get(n) for n in _neighbours(v)}
+            colours[v] = rng.choice([c for c in COLOURS if c not in taken])
+        if len(set(colours.values())) >= 3:
+            return [colours[v] for v in voxels]
+
+
+def random_shape(rng: random.Random, family: str, coloured: bool) -> Cells | None:
+    """A chiral polycube of MIN_CUBES..MAX_CUBES cubes of the family, in a random orientation and handedness."""
+    for _ in range(50):
+        voxels = FAMILIES[family](rng)
+        if len(set(voxels)) != len(voxels) or not MIN_CUBES <= len(voxels) <= MAX_CUBES:
+            continue
+        colours = _colouring(rng, voxels) if coloured else [WHITE] * len(voxels)
+        turn = rng.choice(LATTICE_ROTATIONS)
+        if rng.random() < 0.5:
+            turn = _matmul(turn, REFLECT_X)
+        cells = _transformed(turn, tuple(zip(voxels, colours, strict=True)))
+        if _chiral(cells):
+            return cells
+    return None
+
+
+def _box(voxels: Iterable[Voxel]) -> tuple[int, ...]:
+    """Sorted bounding-box side lengths, in cubes."""
+    vs = list(voxels)
+    return tuple(sorted(max(v[i] for v in vs) - min(v[i] for v in vs) + 1 for i in range(3)))
+
+
+def moved_cube(rng: random.Random, cells: Cells) -> Cells | None:
+    """The shape with one cube moved elsewhere (kept touching), congruent to the original in no way, or None.
+
+    The bounding box keeps its size: moving an arm's end cube inwards would otherwise make this lure smaller on
+    average than the other options, a size cue.
+    """
+    voxels = {v for v, _ in cells}
+    forbidden = _orbit(_geometry(cells), with_mirror=True)
+    size = _box(voxels)
+    order = list(cells)
+    rng.shuffle(order)
+    for v, colour in order:
+        rest = voxels - {v}
+        if not _connected(rest):
+            continue
+        spots = sorted({n for r in rest for n in _neighbours(r)} - voxels)
+        rng.shuffle(spots)
+        for spot in spots:
+            moved = tuple((u, c) for u, c in cells if u != v) + ((spot, colour),)
+            if _box(rest | {spot}) == size and _normalised(_geometry(moved)) not in forbidden:
+                return _normalised(moved)
+    return None
+
+
+def shuffled_colours(rng: random.Random, cells: Cells) -> Cells | None:
+    """The shape with its colours permuted so that no rotation gives back the original colouring, or None."""
+    same = _orbit(cells, with_mirror=False)
+    for _ in range(30):
+        colours = [c for _, c in cells]
+        rng.shuffle(colours)
+        out = tuple((v, c) for (v, _), c in zip(cells, colours, strict=True))
+        if sum(a != b for (_, a), (_, b) in zip(cells, out, strict=True)) >= 2 and _normalised(out) not in same:
+            return out
+    return None
+
+
+# --- rotations (world frame, any multiple of the angle step) ----------------------------------------------------
+
+
+def _axis_rotation(axis: int, degrees: float) -> np.ndarray:
+    c, s = round(math.cos(math.radians(degrees)), 12), round(math.sin(math.radians(degrees)), 12)
+    i, j = (axis + 1) % 3, (axis + 2) % 3  # right-handed: x turns y to z, y turns z to x, z turns x to y
+    m = np.eye(3)
+    m[i, i], m[i, j], m[j, i], m[j, j] = c, -s, s, c
+    return m
+
+
+def rotation_matrix(angles: tuple[int, int, int]) -> np.ndarray:
+    """R = Rz @ Ry @ Rx: turn about x first, then y, then z (world axes)."""
+    return _axis_rotation(2, angles[2]) @ _axis_rotation(1, angles[1]) @ _axis_rotation(0, angles[0])
+
+
+def _key(m: np.ndarray) -> tuple[float, ...]:
+    return tuple(float(x) + 0.0 for x in np.round(m, 6).ravel())
+
+
+@functools.cache
+def rotation_class(axes: int, step: int) -> tuple[tuple[int, int, int], ...]:
+    """Angle triples turning about exactly ``axes`` world axes, whose rotation no fewer axes (same step) can give."""
+    multiples = range(step, 360, step)
+    fewer = {_key(np.eye(3))}
+    for k in range(1, axes):
+        for chosen in itertools.permutations(range(3), k):
+            for turn in itertools.product(multiples, repeat=k):
+                m = np.eye(3)
+                for a, deg in zip(chosen, turn, strict=True):
+                    m = _axis_rotation(a, deg) @ m
+                fewer.add(_key(m))
+    out = []
+    for chosen in itertools.combinations(range(3), axes):
+        for turn in itertools.product(multiples, repeat=axes):
+            angles = [0, 0, 0]
+            for a, deg in zip(chosen, turn, strict=True):
+                angles[a] = deg
+            if _key(rotation_matrix(tuple(angles))) not in fewer:
+                out.append(tuple(angles))
+    return tuple(out)
+
+
+@functools.cache
+def poses(axes: int, step: int) -> tuple[tuple[int, int, int], ...]:
+    """Rotations of the class that, applied to a grid-aligned figure, show the camera all its three face directions."""
+    return tuple(a for a in rotation_class(axes, step) if np.abs(EYE @ rotation_matrix(a)).min() >= MIN_FACING)
+
+
+# --- figures: a lattice shape placed in the world, projected and painted ----------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Figure:
+    cells: Cells  # object-lattice cubes and colours
+    frame: np.ndarray  # 3x3 rotation, column i = world direction of lattice axis i
+
+    @functools.cached_property
+    def centres(self) -> np.ndarray:
+        """World cube centres, the figure's centroid at the origin."""
+        v = np.array([c[0] for c in self.cells], dtype=float)
+        return (v - v.mean(axis=0)) @ self.frame.T
+
+    @functools.cached_property
+    def faces(self) -> list[tuple[int, list[tuple[float, float]], tuple[int, int, int]]]:
+        """(cube index, screen corners in cube units with y down, fill colour) of every visible face, back to front.
+
+        A cube shows, per lattice axis, the one of its two faces that looks towards the eye.
+        """
+        normals = self.frame * np.where(EYE @ self.frame > 0, 1.0, -1.0)  # column i: visible face normal of axis i
+        offsets = []  # corners of the three visible faces relative to the cube centre
+        for i in range(3):
+            a, b = (self.frame[:, j] / 2 for j in range(3) if j != i)
+            offsets += [normals[:, i] / 2 + sa * a + sb * b for sa, sb in ((1, 1), (1, -1), (-1, -1), (-1, 1))]
+        to_screen = np.stack([SCREEN_X, -SCREEN_Y], axis=1)
+        corners = (self.centres @ to_screen)[:, None, :] + (np.array(offsets) @ to_screen)[None, :, :]
+        shades = 0.66 + 0.34 * np.clip(LIGHT @ normals, 0.0, None)
+        base_rgb = np.array([PALETTE[c] for _, c in self.cells], dtype=float)
+        fills = np.rint(base_rgb[:, None, :] * shades[None, :, None]).astype(int).tolist()  # cube, axis, channel
+        quads = corners.reshape(len(self.cells), 3, 4, 2).tolist()
+        out = []
+        for k in np.argsort(self.centres @ EYE, kind="stable").tolist():
+            out += [(k, [tuple(p) for p in quads[k][i]], tuple(fills[k][i])) for i in range(3)]
+        return out
+
+    @functools.cached_property
+    def bounds(self) -> tuple[float, float, float, float]:
+        xs = [x for _, quad, _ in self.faces for x, _ in quad]
+        ys = [y for _, quad, _ in self.faces for _, y in quad]
+        return (min(xs), min(ys), max(xs), max(ys))
+
+    def drawing_key(self) -> tuple[float, ...]:
+        """Equal for two figures iff they draw the same cubes in the same places (colours aside)."""
+        c = self.centres
+        order = np.lexsort(np.round(c, 4).T[::-1])
+        return tuple(float(x) + 0.0 for x in np.round(c[order], 4).ravel())
+
+
+def _facing(frame: np.ndarray) -> bool:
+    return bool(np.abs(EYE @ frame).min() >= MIN_FACING)
+
+
+def visible_shares(fig: Figure, unit: int = 24) -> np.ndarray:
+    """Share of each cube's own projected area left visible after painting (an id buffer at ``unit`` px per cube)."""
+    x0, y0, x1, y1 = fig.bounds
+    img = Image.new("L", (int((x1 - x0) * unit) + 3, int((y1 - y0) * unit) + 3), 0)
+    draw = ImageDraw.Draw(img)
+    for k, screen, _ in fig.faces:
+        draw.polygon([((x - x0) * unit + 1, (y - y0) * unit + 1) for x, y in screen], fill=k + 1)
+    counts = np.bincount(np.asarray(img).ravel(), minlength=len(fig.cells) + 1)[1:]
+    lone = unit * unit * float(np.abs(EYE @ fig.frame).sum())  # a unit cube's projected area
+    return counts / lone
+
+
+def clear_view(fig: Figure, min_visible: float = MIN_VISIBLE) -> bool:
+    return _facing(fig.frame) and bool(visible_shares(fig).min() >= min_visible)
+
+
+# --- item construction ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Built:
+    family: str
+    original: Figure
+    angles: tuple[int, int, int]
+    correct: Figure
+    distractors: list[tuple[str, Figure]]
+
+
+def _turn_between(a: np.ndarray, b: np.ndarray) -> float:
+    """Angle (degrees) of the rotation taking pose a to pose b."""
+    return math.degrees(math.acos(max(-1.0, min(1.0, (float(np.trace(a.T @ b)) - 1) / 2))))
+
+
+def _class_poses(
+    rng: random.Random, config: Config, start: np.ndarray, answer: np.ndarray | None = None
+) -> Iterator[tuple[tuple[int, int, int], np.ndarray]]:
+    """Frames ``R @ start`` for rotations R of the item's class, in random order, that show all three face
+    directions; with ``answer``, only those at least MIN_POSE_GAP degrees from it (a near-identical pose would pair
+    the option with the answer)."""
+    choices = list(rotation_class(config.axes, config.angle_step))
+    rng.shuffle(choices)
+    for angles in choices:
+        frame = rotation_matrix(angles) @ start
+        if _facing(frame) and (answer is None or _turn_between(frame, answer) >= MIN_POSE_GAP):
+            yield angles, frame
+
+
+def _turned(rng: random.Random, config: Config, cells: Cells, start: np.ndarray, answer: np.ndarray) -> Figure | None:
+    """The cells drawn in a clear pose of the class (see _class_poses), or None."""
+    for _, frame in itertools.islice(_class_poses(rng, config, start, answer), 12):
+        fig = Figure(cells, frame)
+        if clear_view(fig):
+            return fig
+    return None
+
+
+def _reflection(axis: int) -> IntMat:
+    return tuple(tuple(-1 if r == c == axis else int(r == c) for c in range(3)) for r in range(3))
+
+
+def _distractor(rng: random.Random, config: Config, kind: str, original: Figure, answer: np.ndarray) -> Figure | None:
+    cells, start = original.cells, original.frame
+    if kind == "mirror":
+        planes = [0, 1, 2]
+        rng.shuffle(planes)
+        for p in planes:
+            fig = Figure(_transformed(_reflection(p), cells), start)
+            if clear_view(fig):
+                return fig
+        return None
+    if kind == "mirror2":
+        return _turned(rng, config, _transformed(_reflection(rng.randrange(3)), cells), start, answer)
+    if kind == "similar":
+        moved = moved_cube(rng, cells)
+        return None if moved is None else _turned(rng, config, moved, start, answer)
+    shuffled = shuffled_colours(rng, cells)  # rotate2
+    return None if shuffled is None else _turned(rng, config, shuffled, start, answer)
+
+
+def _start_pose(rng: random.Random, config: Config) -> np.ndarray:
+    """The original's orientation: grid-aligned for quarter-turn classes; otherwise itself a tilted pose of the
+    class, so the original and the unrotated mirror are not the only grid-aligned drawings (an odd-one-out cue)."""
+    if config.angle_step == 90:
+        return np.eye(3)
+    return rotation_matrix(rng.choice(poses(config.axes, config.angle_step)))
+
+
+def _attempt(rng: random.Random, config: Config, family: str) -> Built | None:
+    cells = random_shape(rng, family, config.coloured)
+    if cells is None:
+        return None
+    original = Figure(cells, _start_pose(rng, config))
+    if not clear_view(original, MIN_VISIBLE_ORIGINAL):
+        return None
+    candidates = ((a, Figure(cells, frame)) for a, frame in itertools.islice(_class_poses(rng, config, original.frame), 12))
+    angles, correct = next(((a, fig) for a, fig in candidates if clear_view(fig)), (None, None))
+    if correct is None:
+        return None
+    distractors = []
+    for kind in rng.sample(config.distractors, 3):
+        fig = _distractor(rng, config, kind, original, correct.frame)
+        if fig is None:
+            return None
+        distractors.append((kind, fig))
+    figures = [original, correct] + [f for _, f in distractors]
+    if len({f.drawing_key() for f in figures}) != len(figures):
+        return None  # two panels would draw the same cubes in the same places
+    return Built(family, original, angles, correct, distractors)
+
+
+def build(rng: random.Random, config: Config) -> Built:
+    """The family is drawn first and kept while its attempts fail, so families that are harder to view clearly
+    are not under-represented."""
+    for _ in range(MAX_TRIES // TRIES_PER_FAMILY):
+        family = rng.choice(sorted(FAMILIES))
+        for _ in range(TRIES_PER_FAMILY):
+            built = _attempt(rng, config, family)
+            if built is not None:
+                return built
+    raise RuntimeError(f"MT: no clear item found in {MAX_TRIES} attempts for {config}")
+
+
+# --- drawing ----------------------------------------------------------------------------------------------------
+
+SUPERSAMPLE = 2
+FILL = 0.84  # share of the panel's content box the largest figure may span
+MAX_UNIT = 64.0  # px per cube edge
+
+
+def layout() -> tuple[base.Box, list[base.Box]]:
+    """The original's panel centred on the top row, the four options in a 2x2 grid below; all panels equal."""
+    boxes = base.grid_boxes(3, 2)
+    left, top, right, bottom = boxes[0]
+    shift = (base.SIZE - (right - left)) // 2 - left
+    return (left + shift, top, right + shift, bottom), boxes[2:]
+
+
+def common_unit(figures: list[Figure], box: base.Box) -> float:
+    """One scale (px per cube edge) for every panel, so no option is drawn larger or smaller than another."""
+    left, top, right, bottom = base.content_box(box)
+    fits = []
+    for f in figures:
+        x0, y0, x1, y1 = f.bounds
+        fits.append(min(FILL * (right - left) / (x1 - x0), FILL * (bottom - top) / (y1 - y0)))
+    return min(MAX_UNIT, *fits)
+
+
+def draw_figure(img: Image.Image, box: base.Box, fig: Figure, unit: float) -> tuple[float, float]:
+    """Paint the figure centred in the panel's content box; returns the pixel position of its centroid.
+
+    Only the figure's bounding patch is supersampled (the rest of the panel stays background), which keeps
+    antialiasing cheap.
+    """
+    left, top, right, bottom = base.content_box(box)
+    x0, y0, x1, y1 = fig.bounds
+    cx, cy = left + (right - left) / 2 - unit * (x0 + x1) / 2, top + (bottom - top) / 2 - unit * (y0 + y1) / 2
+    px0, py0 = max(left, math.floor(cx + unit * x0) - 2), max(top, math.floor(cy + unit * y0) - 2)
+    px1, py1 = min(right, math.ceil(cx + unit * x1) + 3), min(bottom, math.ceil(cy + unit * y1) + 3)
+    ss = SUPERSAMPLE
+    patch = Image.new("RGB", ((px1 - px0) * ss, (py1 - py0) * ss), base.BACKGROUND)
+    draw = ImageDraw.Draw(patch)
+    for _, screen, rgb in fig.faces:
+        pts = [((cx - px0 + unit * x) * ss, (cy - py0 + unit * y) * ss) for x, y in screen]
+        draw.polygon(pts, fill=rgb, outline=EDGE, width=3)
+    img.paste(patch.reduce(ss), (px0, py0))
+    return cx, cy
+
+
+def _scene_figure(fig: Figure, origin: tuple[float, float]) -> dict:
+    return {
+        "centres": [[round(float(x), 6) + 0.0 for x in c] for c in fig.centres],
+        "colours": [c for _, c in fig.cells],
+        "axes": [[round(float(x), 6) + 0.0 for x in fig.frame[:, i]] for i in range(3)],
+        "origin_px": [round(origin[0], 3), round(origin[1], 3)],
+    }
+
+
+def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
+    rng = base.item_rng(seed, TASK, index, config)
+    built = build(rng, config)
+    options, option_types = base.place_options(rng, built.correct, built.distractors)
+    original_box, option_boxes = layout()
+    unit = common_unit([built.original, *options], original_box)
+    img = base.canvas()
+    origin = draw_figure(img, original_box, built.original, unit)
+    base.draw_label(img, original_box, "Original Shape", base.HEADING_FONT)
+    origins = [draw_figure(img, box, fig, unit) for box, fig in zip(option_boxes, options, strict=True)]
+    base.draw_option_labels(img, option_boxes)
+    scene = {
+        "camera": {"eye": EYE.tolist(), "screen_x": SCREEN_X.tolist(), "screen_y": SCREEN_Y.tolist(), "unit_px": unit},
+        "original": _scene_figure(built.original, origin),
+        "options": [_scene_figure(f, o) for f, o in zip(options, origins, strict=True)],
+        "original_box": list(original_box),
+        "option_boxes": [list(b) for b in option_boxes],
+        "params": {
+            "axes": config.axes,
+            "angle_step": config.angle_step,
+            "coloured": config.coloured,
+            "distractor_pool": list(config.distractors),
+            "rotation_axes": [AXIS_NAMES[i] for i in range(3) if built.angles[i]],
+            "angles": list(built.angles),
+            "cubes": len(built.original.cells),
+        },
+    }
+    extra = {
+        "shape": built.family,
+        "correct_angles": [f"{float(a):.1f}" for a in built.angles],
+        "candidate_order": [MT_CORRECT_TYPE if t == base.CORRECT else t for t in option_types],
+    }
+    difficulty = base.preset_name(config, PRESETS)
+    return base.make_item(TASK, seed, index, img, option_types, difficulty=difficulty, scene=scene, extra=extra)

@@ -1,0 +1,297 @@
+"""How each table cell of a benchmark report follows from item credits, vectorised for the bootstrap.
+
+The benchmark's own ``build_report`` is the one source of truth for every number
+shown. Calling it for each of 1,000 resamples is too slow for full-size runs (about
+50 ms per call on VisFactor's 3,046 rows), so each cell is also described here as a
+function of an item-weight matrix (one row per resample):
+
+* ``ItemsCell``: mean item credit over the items in a mask (a subtest, a tag value
+  within a subtest, an MME-CC dimension); with weights, a weighted mean.
+* ``MacroCell``: unweighted mean over other cells (factors, domains, ART dimensions,
+  overall macros); cells absent from a resample are left out, as ``build_report``
+  leaves out groups with no items.
+* ``MaxCell``: the best of other cells (VisualPuzzles' best-of overall).
+
+Before any of it is used, every cell is evaluated on the original sample and compared
+with ``build_report``'s value (and item count); if one differs, or a report type is not
+described here, the CIs come from ``build_report`` on every resample instead (exact,
+slower), so a change to a benchmark's aggregation can never silently skew the CIs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Union
+
+import numpy as np
+
+from ..core.aggregate import GroupScore, RowResult, subtest_scores
+from ..minds_eye.report import MindsEyeReport
+from ..minds_eye.tasks import BY_ID as MINDS_EYE_TASKS
+from ..mme_cc.report import MmeCcReport
+from ..mme_cc.subtasks import BY_ID as MME_CC_SUBTASKS
+from ..mme_cc.subtasks import DIMENSIONS as MME_CC_DIMENSIONS
+from ..visfactor.report import VisFactorReport
+from ..visfactor.subtests import BY_ID as VISFACTOR_SUBTESTS
+from ..visualpuzzles.report import VisualPuzzlesReport
+from .bootstrap import Resamples, Stratum
+
+CellKey = tuple[str, str]  # (table, group)
+OVERALL: CellKey = ("overall", "overall")
+SUBTEST = "subtest"
+#: A derived table: Mind's Eye accuracy per ART dimension at each difficulty level.
+DIMENSION_BY_DIFFICULTY = "dimension by difficulty"
+TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class ItemsCell:
+    mask: np.ndarray  # (items,) bool
+
+
+@dataclass(frozen=True)
+class MacroCell:
+    members: tuple[CellKey, ...]
+
+
+@dataclass(frozen=True)
+class MaxCell:
+    members: tuple[CellKey, ...]
+
+
+Spec = Union[ItemsCell, MacroCell, MaxCell]
+
+
+@dataclass(frozen=True)
+class Items:
+    """The items of one run: (subtest, item id) keys, credit per repeat, and the tags of their rows."""
+
+    keys: tuple[tuple[str, str], ...]
+    credit: np.ndarray  # (repeats, items): 1.0 when all the item's rows are right
+    tags: tuple[Mapping[str, str], ...]
+    rows: tuple[Mapping[tuple[str, str], tuple[RowResult, ...]], ...]  # per repeat: key -> rows
+
+    @property
+    def subtests(self) -> np.ndarray:
+        return np.array([s for s, _ in self.keys], dtype=object)
+
+
+def items_of(repeats: Sequence[Sequence[RowResult]]) -> Items:
+    """Items (sorted by key) of a run's rows; every repeat must hold the same items."""
+    grouped: list[dict[tuple[str, str], list[RowResult]]] = []
+    for rows in repeats:
+        by_key: dict[tuple[str, str], list[RowResult]] = defaultdict(list)
+        for r in rows:
+            by_key[(r.subtest, r.item)].append(r)
+        grouped.append(by_key)
+    keys = tuple(sorted(grouped[0]))
+    for k, by_key in enumerate(grouped[1:], start=2):
+        if set(by_key) != set(keys):
+            raise ValueError(f"repeat {k} holds other items than repeat 1")
+    credit = np.array([[all(r.correct for r in by_key[key]) for key in keys] for by_key in grouped], dtype=np.float64)
+    tags = tuple(_item_tags(grouped[0][key]) for key in keys)
+    return Items(keys, credit, tags, tuple({key: tuple(v) for key, v in by_key.items()} for by_key in grouped))
+
+
+def _item_tags(rows: Sequence[RowResult]) -> dict[str, str]:
+    tags: dict[str, str] = {}
+    for r in rows:
+        for k, v in r.tags.items():
+            tags.setdefault(k, v)
+    return tags
+
+
+# --- the report's own numbers ---------------------------------------------------------------------
+
+
+def report_tables(report: Any, rows: Sequence[RowResult]) -> dict[str, dict[str, GroupScore]]:
+    """The report's tables: its subtest table first (the field keyed by exactly the subtests), then ``dimensions()``."""
+    subtests = set(subtest_scores(rows))
+    own = next(
+        (
+            v
+            for f in dataclasses.fields(report)
+            if isinstance(v := getattr(report, f.name), dict)
+            and v
+            and set(v) == subtests
+            and all(isinstance(x, GroupScore) for x in v.values())
+        ),
+        None,
+    )
+    tables = {SUBTEST: dict(own if own is not None else sorted(subtest_scores(rows).items()))}
+    tables.update({name: dict(groups) for name, groups in report.dimensions().items() if groups})
+    return tables
+
+
+def report_values(report: Any, rows: Sequence[RowResult]) -> dict[CellKey, float]:
+    """Accuracy of every cell of a report, derived tables included."""
+    values = {(table, group): s.accuracy for table, groups in report_tables(report, rows).items() for group, s in groups.items()}
+    values[OVERALL] = report.overall.accuracy
+    for key, members in derived_cells(report, rows).items():
+        present = [values[m] for m in members if m in values]
+        values[key] = sum(present) / len(present) if present else float("nan")
+    return values
+
+
+def derived_cells(report: Any, rows: Sequence[RowResult]) -> dict[CellKey, tuple[CellKey, ...]]:
+    """Cells shown beside the report's own: macros over its cells (Mind's Eye dimension x difficulty)."""
+    if not isinstance(report, MindsEyeReport) or not report.difficulty:
+        return {}
+    out: dict[CellKey, tuple[CellKey, ...]] = {}
+    levels = sorted({key.split("/", 1)[1] for key in report.difficulty}, key=difficulty_rank)
+    dimensions = [d for d in report.dimensions_]
+    for dim in dimensions:
+        for level in levels:
+            members = tuple(("difficulty", f"{t}/{level}") for t in report.tasks if dim in MINDS_EYE_TASKS[t].dimensions)
+            members = tuple(m for m in members if m[1] in report.difficulty)
+            if members:
+                out[(DIMENSION_BY_DIFFICULTY, f"{dim}/{level}")] = members
+    return out
+
+
+DIFFICULTY_ORDER = ("easy", "medium", "normal", "complex", "hard")
+
+
+def difficulty_rank(level: str) -> tuple[int, str]:
+    """Order of difficulty levels: the known names by difficulty, others after them by name."""
+    return (DIFFICULTY_ORDER.index(level) if level in DIFFICULTY_ORDER else len(DIFFICULTY_ORDER), level)
+
+
+# --- vectorised cells -----------------------------------------------------------------------------
+
+
+def specs_for(report: Any, rows: Sequence[RowResult], items: Items) -> dict[CellKey, Spec | None]:
+    """A spec for every cell of the report (None where this module does not describe it)."""
+    tables = report_tables(report, rows)
+    subs = items.subtests
+    specs: dict[CellKey, Spec | None] = {(SUBTEST, s): ItemsCell(subs == s) for s in tables[SUBTEST]}
+    every = tuple((SUBTEST, s) for s in tables[SUBTEST])
+
+    def tagged(table: str, tag: str) -> None:
+        for group in tables.get(table, {}):
+            subtest, _, value = group.partition("/")
+            mask = np.array([s == subtest and t.get(tag) == value for s, t in zip(subs, items.tags, strict=True)], dtype=bool)
+            specs[(table, group)] = ItemsCell(mask)
+
+    def macro(table: str, member_of: Callable[[str, str], bool]) -> None:
+        for group in tables.get(table, {}):
+            specs[(table, group)] = MacroCell(tuple(m for m in every if member_of(m[1], group)))
+
+    if isinstance(report, VisFactorReport):
+        macro("factor", lambda s, g: VISFACTOR_SUBTESTS[s].factor == g)
+        macro("domain", lambda s, g: VISFACTOR_SUBTESTS[s].domain == g)
+        specs[OVERALL] = MacroCell(every)
+    elif isinstance(report, MindsEyeReport):
+        macro("dimension", lambda s, g: g in MINDS_EYE_TASKS[s].dimensions)
+        tagged("difficulty", "difficulty")
+        specs[OVERALL] = MacroCell(every)
+    elif isinstance(report, VisualPuzzlesReport):
+        for table in tables:
+            if table != SUBTEST:
+                tagged(table, table)
+        specs[OVERALL] = MaxCell(every)
+    elif isinstance(report, MmeCcReport):
+        for group in tables.get("dimension", {}):
+            mask = np.array([MME_CC_DIMENSIONS[MME_CC_SUBTASKS[s].dimension] == group for s in subs], dtype=bool)
+            specs[("dimension", group)] = ItemsCell(mask)
+        specs[OVERALL] = ItemsCell(np.ones(len(subs), dtype=bool))
+    for table, groups in tables.items():
+        for group in groups:
+            specs.setdefault((table, group), None)
+    specs.setdefault(OVERALL, None)
+    for key, members in derived_cells(report, rows).items():
+        specs[key] = MacroCell(members)
+    return specs
+
+
+def _nanmean(stack: np.ndarray) -> np.ndarray:
+    present = ~np.isnan(stack)
+    count = present.sum(axis=0)
+    total = np.where(present, stack, 0.0).sum(axis=0)
+    return np.divide(total, count, out=np.full(total.shape, np.nan), where=count > 0)
+
+
+def evaluate(specs: Mapping[CellKey, Spec], values: np.ndarray, weights: np.ndarray) -> dict[CellKey, np.ndarray]:
+    """Every cell for every resample: ``values`` (repeats, items), ``weights`` (resamples, items).
+
+    Per repeat, then averaged over repeats (the harnesses report the mean over repeats).
+    """
+    item_keys = [k for k, s in specs.items() if isinstance(s, ItemsCell)]
+    out: dict[CellKey, np.ndarray] = {}
+    if item_keys:
+        masks = np.stack([specs[k].mask for k in item_keys], axis=1).astype(np.float64)  # type: ignore[union-attr]
+        counts = weights @ masks
+        per_repeat = []
+        for v in values:
+            sums = weights @ (v[:, None] * masks)
+            per_repeat.append(np.divide(sums, counts, out=np.full(sums.shape, np.nan), where=counts > 0))
+        mean = np.mean(per_repeat, axis=0)
+        for j, key in enumerate(item_keys):
+            out[key] = mean[:, j]
+
+    def value(key: CellKey) -> np.ndarray:
+        if key not in out:
+            spec = specs[key]
+            stack = np.stack([value(m) for m in spec.members])  # type: ignore[union-attr]
+            if isinstance(spec, MaxCell):
+                out[key] = np.where(np.isnan(stack), -np.inf, stack).max(axis=0)
+            else:
+                out[key] = _nanmean(stack)
+        return out[key]
+
+    for key in specs:
+        value(key)
+    return out
+
+
+def check(specs: Mapping[CellKey, Spec | None], values: Mapping[CellKey, float], items: Items, counts: Mapping[CellKey, int]) -> str | None:
+    """Why the specs cannot stand in for ``build_report`` on this run (None: they reproduce every cell)."""
+    missing = [k for k, s in specs.items() if s is None]
+    if missing:
+        return f"no vectorised form for {', '.join('/'.join(k) for k in missing[:3])}"
+    got = evaluate(specs, items.credit, np.ones((1, len(items.keys))))  # type: ignore[arg-type]
+    for key, expected in values.items():
+        if key not in got:
+            return f"no vectorised form for {'/'.join(key)}"
+        if not (np.isnan(expected) and np.isnan(got[key][0])) and abs(float(got[key][0]) - expected) > TOLERANCE:
+            return f"vectorised {'/'.join(key)} = {float(got[key][0])!r} but build_report gives {expected!r}"
+        spec = specs[key]
+        if isinstance(spec, ItemsCell) and key in counts and int(spec.mask.sum()) != counts[key]:
+            return f"vectorised {'/'.join(key)} covers {int(spec.mask.sum())} items but build_report counts {counts[key]}"
+    return None
+
+
+# --- the exact path -------------------------------------------------------------------------------
+
+
+def exact(
+    build_report: Callable[[list[RowResult]], Any],
+    items: Items,
+    parts: Sequence[Stratum],
+    resamples: Resamples,
+    keys: Sequence[CellKey],
+) -> dict[CellKey, np.ndarray]:
+    """Every cell for every resample, from ``build_report`` on the resampled rows.
+
+    A drawn item's rows are copied under a new item id per draw (``<id>#<draw>``), so
+    an item drawn twice counts twice, exactly as in the weight matrix.
+    """
+    out = {key: np.full(resamples.size, np.nan) for key in keys}
+    for b in range(resamples.size):
+        per_repeat: dict[CellKey, list[float]] = defaultdict(list)
+        for by_key in items.rows:
+            rows: list[RowResult] = []
+            for stratum, idx in zip(parts, resamples.draws, strict=True):
+                for j, pick in enumerate(idx[b]):
+                    item = stratum.ids[pick]
+                    for subtest in stratum.subtests:
+                        rows += [dataclasses.replace(r, item=f"{item}#{j}") for r in by_key[(subtest, item)]]
+            for key, v in report_values(build_report(rows), rows).items():
+                per_repeat[key].append(v)
+        for key in keys:
+            if per_repeat.get(key):
+                out[key][b] = float(np.mean(per_repeat[key]))
+    return out

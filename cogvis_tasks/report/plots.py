@@ -1,0 +1,214 @@
+"""The report's figures, as PNG bytes (matplotlib, Agg backend).
+
+One figure per evaluation, chosen by benchmark family: the VisFactor factor profile,
+Mind's Eye accuracy against difficulty per ART dimension, VisualPuzzles per category
+and MME-CC per dimension (other benchmarks: per subtest). Every figure has a title,
+axis labels, 95% CI error bars, a chance line and the human baseline where one exists.
+PNG bytes are deterministic: no software/date metadata, fixed size and DPI, the
+bundled DejaVu font, so the same input gives byte-identical files.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+from matplotlib.axes import Axes  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from . import cells  # noqa: E402
+from .tables import Cell, ModelResult, Section  # noqa: E402
+
+DPI = 100
+COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
+HUMAN_STYLE = {"color": "#000000", "linestyle": "-", "linewidth": 1.6}
+CHANCE_STYLE = {"color": "#777777", "linestyle": "--", "linewidth": 1.3}
+RC = {"font.family": "DejaVu Sans", "font.size": 9, "axes.titlesize": 11, "svg.hashsalt": "cogvis", "axes.spines.top": False}
+
+
+@dataclass(frozen=True)
+class Plot:
+    name: str  # file name
+    title: str
+    png: bytes
+
+
+def figures(section: Section) -> list[Plot]:
+    """The figures of one report section (none when it has no models)."""
+    if not section.models:
+        return []
+    with plt.rc_context(RC):
+        family = section.family
+        if family == "visfactor" and section.groups("factor"):
+            kind, (fig, title) = "factors", _bars(section, "factor", "VisFactor factor profile", "factor", horizontal=True)
+        elif family == "minds_eye" and section.groups(cells.DIMENSION_BY_DIFFICULTY):
+            kind, (fig, title) = "difficulty", _difficulty(section)
+        elif family == "minds_eye" and section.groups("dimension"):
+            kind, (fig, title) = "dimensions", _bars(section, "dimension", "Mind's Eye accuracy per ART dimension", "ART dimension")
+        elif family == "visualpuzzles" and section.groups("category"):
+            kind, (fig, title) = "categories", _per_condition(section, "category")
+        elif family == "mme_cc" and section.groups("dimension"):
+            kind, (fig, title) = "dimensions", _bars(section, "dimension", "MME-CC accuracy per dimension", "dimension")
+        else:
+            kind, (fig, title) = "subtests", _bars(section, cells.SUBTEST, "Accuracy per subtest", "subtest")
+        return [Plot(f"{section.evaluation}_{kind}.png", title, _png(fig))]
+
+
+def _png(fig: Figure) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight", pad_inches=0.15, metadata={"Software": None})
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _pct(value: float | None) -> float:
+    return float("nan") if value is None else 100.0 * value
+
+
+def _errors(cell: Cell | None) -> tuple[float, float]:
+    if cell is None or cell.ci is None:
+        return 0.0, 0.0
+    return max(0.0, 100 * (cell.accuracy - cell.ci[0])), max(0.0, 100 * (cell.ci[1] - cell.accuracy))
+
+
+def _reference_levels(section: Section, table: str, groups: Sequence[str], what: str) -> list[float | None]:
+    """Chance or human level per group (the same for every model; the first model that has the cell decides)."""
+    out: list[float | None] = []
+    for g in groups:
+        cell = next((c for m in section.models if (c := m.cell(table, g)) is not None), None)
+        out.append(getattr(cell, what) if cell is not None else None)
+    return out
+
+
+def _draw_grouped(
+    ax: Axes, section: Section, table: str, groups: Sequence[str], horizontal: bool, display: Sequence[str] | None = None
+) -> None:
+    """Bars per group and model with CI whiskers, chance ticks per group and the human level."""
+    models: Sequence[ModelResult] = section.models
+    width = 0.8 / max(1, len(models))
+    positions = range(len(groups))
+    for k, m in enumerate(models):
+        found = [m.cell(table, g) for g in groups]
+        values = [_pct(c.accuracy) if c else float("nan") for c in found]
+        errs = list(zip(*[_errors(c) for c in found], strict=True)) if found else [[], []]
+        offsets = [p - 0.4 + width * (k + 0.5) for p in positions]
+        bar = ax.barh if horizontal else ax.bar
+        bar(offsets, values, width * 0.92, color=COLORS[k % len(COLORS)], label=m.label, zorder=2)
+        kwargs = {"xerr": errs} if horizontal else {"yerr": errs}
+        ax.errorbar(
+            *((values, offsets) if horizontal else (offsets, values)),
+            fmt="none",
+            ecolor="#222222",
+            elinewidth=0.9,
+            capsize=2,
+            zorder=3,
+            **kwargs,
+        )
+    chance = _reference_levels(section, table, groups, "chance")
+    human = _reference_levels(section, table, groups, "human")
+    chance_name = "chance (0%: free-form answers)" if chance and all(c == 0 for c in chance) else "chance"
+    for levels, style, name in ((chance, CHANCE_STYLE, chance_name), (human, HUMAN_STYLE, "human (per group)")):
+        first = True
+        for p, level in zip(positions, levels, strict=True):
+            if level is None:
+                continue
+            span = ([p - 0.45, p + 0.45], [100 * level] * 2)
+            (ax.plot(span[1], span[0], **style, zorder=4, label=name if first else None) if horizontal
+             else ax.plot(span[0], span[1], **style, zorder=4, label=name if first else None))  # fmt: skip
+            first = False
+    overall_human = section.human_overall
+    if overall_human is not None and all(h is None for h in human):
+        line = ax.axvline if horizontal else ax.axhline
+        line(100 * overall_human, **HUMAN_STYLE, zorder=1, label=f"human, overall ({100 * overall_human:.1f}%)")
+    labels = list(display or groups)
+    if horizontal:
+        ax.set_yticks(list(positions), labels)
+        ax.invert_yaxis()
+        ax.set_xlim(0, 105)
+        ax.grid(axis="x", color="#dddddd", zorder=0)
+    else:
+        ax.set_xticks(list(positions), labels, rotation=30 if max(map(len, labels), default=0) > 10 else 0, ha="right")
+        ax.set_ylim(0, 105)
+        ax.grid(axis="y", color="#dddddd", zorder=0)
+
+
+def _legend(ax: Axes) -> None:
+    handles, names = ax.get_legend_handles_labels()
+    ax.legend(handles, names, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
+
+
+def _bars(section: Section, table: str, title: str, axis: str, horizontal: bool = False) -> tuple[Figure, str]:
+    groups = section.groups(table)
+    n = len(groups) * max(1, len(section.models))
+    size = (8.0, max(3.0, 0.18 * n + 1.2)) if horizontal else (max(6.0, 0.25 * n + 2.0), 4.2)
+    fig, ax = plt.subplots(figsize=size)
+    _draw_grouped(ax, section, table, groups, horizontal)
+    title = f"{title} ({section.evaluation})"
+    ax.set_title(title)
+    (ax.set_xlabel if horizontal else ax.set_ylabel)("accuracy (%), 95% CI over items")
+    (ax.set_ylabel if horizontal else ax.set_xlabel)(axis)
+    _legend(ax)
+    return fig, title
+
+
+def _per_condition(section: Section, tag: str) -> tuple[Figure, str]:
+    """VisualPuzzles: one panel per prompt condition, bars per category."""
+    keys = section.groups(tag)
+    conditions = list(dict.fromkeys(k.split("/", 1)[0] for k in keys))
+    fig, axes = plt.subplots(1, len(conditions), figsize=(4.2 * len(conditions) + 1.5, 4.2), sharey=True, squeeze=False)
+    for ax, condition in zip(axes[0], conditions, strict=True):
+        groups = [k for k in keys if k.split("/", 1)[0] == condition]
+        _draw_grouped(ax, section, tag, groups, horizontal=False, display=[g.split("/", 1)[1] for g in groups])
+        ax.set_title(f"prompt: {condition}")
+        ax.set_xlabel(tag)
+    axes[0][0].set_ylabel("accuracy (%), 95% CI over items")
+    title = f"VisualPuzzles accuracy per {tag} ({section.evaluation})"
+    fig.suptitle(title)
+    _legend(axes[0][-1])
+    return fig, title
+
+
+def _difficulty(section: Section) -> tuple[Figure, str]:
+    """Mind's Eye: accuracy against difficulty level, one panel per ART dimension, a line per model."""
+    table = cells.DIMENSION_BY_DIFFICULTY
+    keys = section.groups(table)
+    dims = list(dict.fromkeys(k.split("/", 1)[0] for k in keys))
+    fig, axes = plt.subplots(1, len(dims), figsize=(3.6 * len(dims) + 2.0, 3.8), sharey=True, squeeze=False)
+    for ax, dim in zip(axes[0], dims, strict=True):
+        groups = [k for k in keys if k.split("/", 1)[0] == dim]
+        xs = list(range(len(groups)))
+        dodge = 0.06 * (len(section.models) - 1) / 2
+        for k, m in enumerate(section.models):
+            found = [m.cell(table, g) for g in groups]
+            values = [_pct(c.accuracy) if c else float("nan") for c in found]
+            errs = list(zip(*[_errors(c) for c in found], strict=True))
+            shifted = [x - dodge + 0.06 * k for x in xs]  # side by side, so equal scores stay visible
+            ax.errorbar(shifted, values, yerr=errs, marker="o", capsize=3, color=COLORS[k % len(COLORS)], label=m.label, zorder=3)
+        chance = [_pct(c) for c in _reference_levels(section, table, groups, "chance")]
+        ax.plot(xs, chance, **CHANCE_STYLE, label="chance", zorder=2)
+        human = section.models[0].cell("dimension", dim)
+        if human is not None and human.human is not None:
+            ax.axhline(100 * human.human, **HUMAN_STYLE, label="human (dimension, all levels)", zorder=1)
+        # Which tasks each level averages, when that differs between levels (in the released data only MT and MC
+        # carry a difficulty, with different level names): otherwise a line would read as a difficulty effect.
+        members = [next((c.members for m in section.models if (c := m.cell(table, g)) is not None), ()) for g in groups]
+        levels = [g.split("/", 1)[1] for g in groups]
+        if len(set(members)) > 1:
+            levels = [f"{level}\n({', '.join(t.split('/')[0] for t in ms)})" for level, ms in zip(levels, members, strict=True)]
+        ax.set_xticks(xs, levels)
+        ax.set_xlim(-0.5, len(xs) - 0.5)
+        ax.set_ylim(0, 105)
+        ax.grid(axis="y", color="#dddddd", zorder=0)
+        ax.set_title(dim)
+        ax.set_xlabel("difficulty")
+    axes[0][0].set_ylabel("accuracy (%), 95% CI over items")
+    title = f"Mind's Eye accuracy by difficulty per ART dimension ({section.evaluation})"
+    fig.suptitle(title)
+    _legend(axes[0][-1])
+    return fig, title

@@ -1,0 +1,85 @@
+"""Chance levels and published human baselines shown beside every score.
+
+Chance is given per item (the probability that a uniform guess gets the whole item
+right) so that every table cell gets its chance level through the same aggregation
+as its score. Result files carry no options, so the values come from each benchmark's
+structure: VisFactor's published per-subtest guess accuracy (paper Table 5), one over
+the number of options for Mind's Eye tasks, a quarter for VisualPuzzles' four options,
+and zero for MME-CC's free-form answers.
+
+Human baselines are those the papers publish. They were measured on the released items
+only, so generated sets (a ``*_gen`` benchmark, whose family is the released one) get
+chance levels but no human baseline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..minds_eye.tasks import BY_ID as MINDS_EYE_TASKS
+from ..minds_eye.tasks import HUMAN_ACCURACY as MINDS_EYE_HUMAN
+from ..mme_cc.subtasks import HUMAN_ACCURACY as MME_CC_HUMAN
+from ..visfactor.subtests import BY_ID as VISFACTOR_SUBTESTS
+from ..visfactor.subtests import HUMAN_ACCURACY as VISFACTOR_HUMAN
+
+#: VisualPuzzles paper, Table 2: human median accuracy (5th percentile 57.5, 95th 89.3).
+VISUALPUZZLES_HUMAN = 0.750
+
+#: Published overall human accuracy by benchmark family, and what it is.
+HUMAN_OVERALL: dict[str, tuple[float, str]] = {
+    "visfactor": (VISFACTOR_HUMAN, "published overall human accuracy"),
+    "minds_eye": (MINDS_EYE_HUMAN, "published overall human accuracy, about 80%"),
+    "visualpuzzles": (VISUALPUZZLES_HUMAN, "published human median"),
+    "mme_cc": (MME_CC_HUMAN, "published human accuracy"),
+}
+
+
+def family(benchmark: str) -> str:
+    """The released benchmark a registry entry belongs to (``visfactor_gen`` -> ``visfactor``)."""
+    return benchmark[: -len("_gen")] if benchmark.endswith("_gen") else benchmark
+
+
+def generated(benchmark: str) -> bool:
+    return benchmark != family(benchmark)
+
+
+def _visfactor_chance(subtest: str) -> float | None:
+    sub = VISFACTOR_SUBTESTS.get(subtest)
+    return sub.guess_accuracy if sub else None
+
+
+def _minds_eye_chance(subtest: str) -> float | None:
+    task = MINDS_EYE_TASKS.get(subtest)
+    return 1.0 / task.options if task else None
+
+
+ITEM_CHANCE: dict[str, Callable[[str], float | None]] = {
+    "visfactor": _visfactor_chance,
+    "minds_eye": _minds_eye_chance,
+    "visualpuzzles": lambda subtest: 0.25,
+    "mme_cc": lambda subtest: 0.0,
+}
+
+
+def item_chance(benchmark: str, subtest: str) -> float | None:
+    """Chance that a uniform guess gets an item of this subtest right (None: unknown)."""
+    rule = ITEM_CHANCE.get(family(benchmark))
+    return rule(subtest) if rule else None
+
+
+def human_overall(benchmark: str) -> float | None:
+    if generated(benchmark):
+        return None
+    return HUMAN_OVERALL.get(benchmark, (None, ""))[0]
+
+
+#: Tables whose cells get a human level by aggregating the per-item levels like the scores
+#: (a Mind's Eye dimension: the mean of its tasks' published levels, as the Q-matrix averages scores).
+HUMAN_TABLES: dict[str, frozenset[str]] = {"minds_eye": frozenset({"subtest", "dimension"})}
+
+
+def item_human(benchmark: str, subtest: str) -> float | None:
+    """Published human accuracy on an item of this subtest, where a paper gives one per subtest."""
+    if generated(benchmark) or benchmark != "minds_eye" or subtest not in MINDS_EYE_TASKS:
+        return None
+    return MINDS_EYE_TASKS[subtest].human_accuracy

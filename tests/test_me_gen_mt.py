@@ -1,0 +1,312 @@
+"""MT (Mental Transformation) generator: verified answers, distractor integrity, presets, validation, rendering.
+
+The shared checks (determinism, labels, answer spread, ink cues, release round trip) are in test_me_generators.py.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import copy
+import io
+import itertools
+import time
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from cogvis_tasks.minds_eye.generators import base, mt, verify_mt
+from cogvis_tasks.minds_eye.tasks import CORRECT, MT_DISTRACTOR_TYPES
+
+SEED = 23
+CUSTOM = [
+    mt.Config(axes=2, angle_step=45, coloured=True, distractors=("mirror", "similar", "rotate2")),
+    mt.Config(axes=1, angle_step=30),
+    mt.Config(axes=3, angle_step=60, distractors=("mirror2", "similar", "mirror")),
+]
+N_PRESET, N_CUSTOM = 300, 40  # 3 * 300 + 3 * 40 = 1,020 verified items
+
+
+@pytest.fixture
+def no_png(monkeypatch) -> None:
+    """Tests of the records alone skip PNG encoding (about half of an item's cost)."""
+    monkeypatch.setattr(base, "png", lambda img: b"")
+
+
+def _items(config: mt.Config, n: int, seed: int = SEED) -> list[base.GeneratedItem]:
+    return [mt.generate(seed, index, config) for index in range(n)]
+
+
+def _shape(figure: dict) -> tuple:
+    """Canonical form of a scene figure's geometry alone (colours dropped), by the verifier's lattice recovery."""
+    cells = verify_mt.voxels({**figure, "colours": ["any"] * len(figure["colours"])})
+    assert cells is not None
+    return verify_mt.canonical(cells)
+
+
+def _reflected(figure: dict) -> dict:
+    return {**figure, "centres": [[-x, y, z] for x, y, z in figure["centres"]]}
+
+
+# ---------------------------------------------------------------- verified answers
+
+
+@pytest.mark.usefixtures("no_png")
+def test_verifier_agrees_on_every_item() -> None:
+    """>= 1,000 items over the presets and custom configs: exactly one option is a rotation, and it is the answer."""
+    configs = [(name, cfg, N_PRESET) for name, cfg in mt.PRESETS.items()] + [("custom", cfg, N_CUSTOM) for cfg in CUSTOM]
+    checked, mismatches = 0, []
+    for name, cfg, n in configs:
+        for item in _items(cfg, n):
+            found = verify_mt.matches(item.record)
+            if found != [item.answer_index] or verify_mt.verify(item.record) != item.answer_index:
+                mismatches.append((name, item.index, found, item.answer_index))
+            assert item.record["difficulty"] == name
+            checked += 1
+    assert not mismatches, mismatches[:10]
+    assert checked == 3 * N_PRESET + len(CUSTOM) * N_CUSTOM >= 1000
+
+
+@pytest.mark.usefixtures("no_png")
+def test_distractors_are_what_they_claim() -> None:
+    """Mirrors are mirror images and no rotations (the shapes are chiral), 'mirror' in the original's orientation;
+    'similar' is congruent to the original in no way; 'rotate2' has the original's geometry with colours no rotation
+    restores; no distractor but 'mirror' is posed within MIN_POSE_GAP degrees of the answer."""
+    seen = set()
+    for cfg in [*mt.PRESETS.values(), CUSTOM[0]]:
+        for item in _items(cfg, 24, seed=5):
+            scene = item.scene
+            original = scene["original"]
+            answer_axes = np.array(scene["options"][item.answer_index]["axes"])
+            shape, mirrored = _shape(original), _shape(_reflected(original))
+            assert shape != mirrored  # chiral
+            for kind, option in zip(item.record["option_types"], scene["options"], strict=True):
+                seen.add(kind)
+                gap = np.degrees(np.arccos(np.clip((np.sum(answer_axes * np.array(option["axes"])) - 1) / 2, -1, 1)))
+                assert kind in ("mirror", CORRECT) or gap >= mt.MIN_POSE_GAP - 1e-3, (kind, gap)
+                if kind == "mirror":
+                    assert np.allclose(option["axes"], original["axes"])
+                if kind in ("mirror", "mirror2"):
+                    assert _shape(option) == mirrored
+                elif kind == "similar":
+                    assert _shape(option) not in (shape, mirrored)
+                    assert len(option["centres"]) == len(original["centres"])
+                elif kind == "rotate2":
+                    assert _shape(option) == shape and sorted(option["colours"]) == sorted(original["colours"])
+                    assert verify_mt.canonical(verify_mt.voxels(option)) != verify_mt.canonical(verify_mt.voxels(original))
+                else:
+                    assert kind == CORRECT and _shape(option) == shape
+            assert len(set(item.record["option_types"])) == 4  # three different distractor types per item
+    assert seen == {CORRECT, *MT_DISTRACTOR_TYPES}
+
+
+def test_the_verifier_can_disagree() -> None:
+    """Corrupted scenes: a mirrored answer, shuffled answer colours, or a second true rotation all leave no single answer."""
+    item = mt.generate(SEED, 3, mt.PRESETS["hard"])
+    k = item.answer_index
+    record = copy.deepcopy(item.record)
+    record["scene"]["options"][k] = _reflected(record["scene"]["options"][k])
+    assert verify_mt.matches(record) == [] and verify_mt.verify(record) == -1
+
+    record = copy.deepcopy(item.record)
+    colours = record["scene"]["options"][k]["colours"]
+    record["scene"]["options"][k]["colours"] = colours[1:] + colours[:1]
+    assert verify_mt.verify(record) in (-1, *[i for i, t in enumerate(item.record["option_types"]) if t == "rotate2"])
+    assert verify_mt.matches(record) != [k]
+
+    record = copy.deepcopy(item.record)
+    other = (k + 1) % 4
+    record["scene"]["options"][other] = copy.deepcopy(record["scene"]["original"])
+    assert sorted(verify_mt.matches(record)) == sorted([k, other]) and verify_mt.verify(record) == -1
+
+    record = copy.deepcopy(item.record)
+    record["scene"]["options"][k]["centres"][0][0] += 0.4  # off the lattice: no polycube
+    assert verify_mt.voxels(record["scene"]["options"][k]) is None and verify_mt.verify(record) == -1
+
+
+def test_rotation_groups_agree() -> None:
+    mine = {tuple(map(tuple, m)) for m in mt.LATTICE_ROTATIONS}
+    theirs = {tuple(map(tuple, m.tolist())) for m in verify_mt.proper_rotations()}
+    assert len(mine) == len(theirs) == 24 and mine == theirs
+
+
+# ---------------------------------------------------------------- presets and extra fields
+
+
+@pytest.mark.usefixtures("no_png")
+def test_presets_follow_the_paper() -> None:
+    easy, medium, hard = (mt.PRESETS[k] for k in ("easy", "medium", "hard"))
+    assert (easy.axes, easy.angle_step, easy.coloured) == (1, 90, False)
+    assert (medium.axes, medium.angle_step, medium.coloured) == (2, 90, False)
+    assert (hard.axes, hard.coloured) == (3, True) and hard.angle_step < 90 and "rotate2" in hard.distractors
+    for name, cfg in mt.PRESETS.items():
+        kinds = set()
+        for item in _items(cfg, 18, seed=8):
+            rec, params = item.record, item.scene["params"]
+            assert rec["difficulty"] == name and rec["shape"] in mt.FAMILIES
+            assert (params["axes"], params["angle_step"], params["coloured"]) == (cfg.axes, cfg.angle_step, cfg.coloured)
+            angles = [float(a) for a in rec["correct_angles"]]
+            assert [f"{a:.1f}" for a in angles] == rec["correct_angles"] and angles == params["angles"]
+            assert sum(a != 0 for a in angles) == cfg.axes == len(params["rotation_axes"])
+            assert all(a % cfg.angle_step == 0 and 0 <= a < 360 for a in angles)
+            order = rec["candidate_order"]
+            assert order == ["rotate" if t == CORRECT else t for t in rec["option_types"]] and order.count("rotate") == 1
+            assert set(order) - {"rotate"} <= set(cfg.distractors) and len(set(order)) == 4
+            assert rec["filename"] == item.key
+            colours = {c for f in [item.scene["original"], *item.scene["options"]] for c in f["colours"]}
+            assert (colours == {mt.WHITE}) != cfg.coloured
+            assert mt.MIN_CUBES <= params["cubes"] == len(item.scene["original"]["centres"]) <= mt.MAX_CUBES
+            kinds |= set(order)
+        assert kinds == {"rotate", *cfg.distractors}
+
+
+@pytest.mark.usefixtures("no_png")
+def test_correct_option_is_the_recorded_rotation() -> None:
+    """The answer's cubes are the original's turned by Rz Ry Rx of correct_angles (x first), about the centroid."""
+    for cfg in [*mt.PRESETS.values(), *CUSTOM]:
+        for item in _items(cfg, 10, seed=4):
+            ax, ay, az = (np.radians(float(a)) for a in item.record["correct_angles"])
+            rx = np.array([[1, 0, 0], [0, np.cos(ax), -np.sin(ax)], [0, np.sin(ax), np.cos(ax)]])
+            ry = np.array([[np.cos(ay), 0, np.sin(ay)], [0, 1, 0], [-np.sin(ay), 0, np.cos(ay)]])
+            rz = np.array([[np.cos(az), -np.sin(az), 0], [np.sin(az), np.cos(az), 0], [0, 0, 1]])
+            original = np.array(item.scene["original"]["centres"])
+            answer = np.array(item.scene["options"][item.answer_index]["centres"])
+            assert np.allclose(original @ (rz @ ry @ rx).T, answer, atol=1e-5)
+            assert item.scene["options"][item.answer_index]["colours"] == item.scene["original"]["colours"]
+
+
+def test_rotation_classes_need_all_their_axes() -> None:
+    """A two- or three-axis rotation is never a turn about a single coordinate axis (which one turn would give)."""
+    for axes, step in [(2, 90), (2, 45), (3, 30), (3, 60)]:
+        triples = mt.rotation_class(axes, step)
+        assert triples and all(sum(a != 0 for a in t) == axes for t in triples)
+        for t in triples:
+            m = mt.rotation_matrix(t)
+            assert not any(np.isclose(m[i, i], 1.0) for i in range(3)), t
+    assert len(mt.rotation_class(1, 90)) == 9 and len(mt.rotation_class(2, 90)) == 24  # (180, 180) pairs are one turn
+    assert all(mt.poses(a, s) for a in (1, 2, 3) for s in mt.ANGLE_STEPS if (a, s) != (3, 90))
+
+
+# ---------------------------------------------------------------- validation
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"axes": 0}, "axes"),
+        ({"axes": 4}, "axes"),
+        ({"angle_step": 40}, "angle_step"),
+        ({"axes": 3, "angle_step": 90}, "angle_step"),
+        ({"coloured": "yes"}, "coloured"),
+        ({"distractors": ("mirror", "mirror2")}, "distractors"),
+        ({"distractors": ("mirror", "mirror", "similar")}, "distractors"),
+        ({"distractors": ("mirror", "mirror2", "twisted")}, "distractors"),
+        ({"distractors": ["mirror", "mirror2", "similar"]}, "distractors"),
+        ({"distractors": ("mirror", "mirror2", "rotate2")}, "distractors"),  # rotate2 needs coloured cubes
+    ],
+)
+def test_config_validation_names_the_field(kwargs: dict, field: str) -> None:
+    with pytest.raises(ValueError, match=field):
+        mt.Config(**kwargs)
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def _silhouette(figure: dict, camera: dict, size: tuple[int, int]) -> np.ndarray:
+    """Union of the cubes' projected outlines (convex hull of 8 corners each), drawn from the scene by this test."""
+    sx, sy, unit = np.array(camera["screen_x"]), np.array(camera["screen_y"]), camera["unit_px"]
+    ox, oy = figure["origin_px"]
+    axes = np.array(figure["axes"]) / 2
+    mask = Image.new("1", size, 0)
+    draw = ImageDraw.Draw(mask)
+    for c in np.array(figure["centres"]):
+        corners = [c + a * axes[0] + b * axes[1] + d * axes[2] for a, b, d in itertools.product((1, -1), repeat=3)]
+        pts = np.array([(ox + unit * (p @ sx), oy - unit * (p @ sy)) for p in corners])
+        centre = pts.mean(axis=0)
+        angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+        hull = _hull(pts[np.argsort(angles)])
+        draw.polygon([tuple(p) for p in hull], fill=1)
+    return np.asarray(mask, dtype=bool)
+
+
+def _hull(points: np.ndarray) -> np.ndarray:
+    """Convex hull (monotone chain) of 2-D points."""
+    pts = sorted(map(tuple, points.tolist()))
+
+    def half(seq: list) -> list:
+        out: list = []
+        for p in seq:
+            while len(out) >= 2 and (out[-1][0] - out[-2][0]) * (p[1] - out[-2][1]) - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0]) <= 0:
+                out.pop()
+            out.append(p)
+        return out
+
+    return np.array(half(pts)[:-1] + half(pts[::-1])[:-1])
+
+
+def _hue_class(rgb: np.ndarray) -> str | None:
+    h, s, v = colorsys.rgb_to_hsv(*(rgb / 255.0))
+    if s < 0.5 or v < 0.3:
+        return None
+    named = {n: colorsys.rgb_to_hsv(*(np.array(c) / 255.0))[0] for n, c in mt.PALETTE.items() if n != mt.WHITE}
+    return min(named, key=lambda n: min(abs(h - named[n]), 1 - abs(h - named[n])))
+
+
+def test_images_draw_the_scene() -> None:
+    """Each panel's ink is where the scene's cubes project, and shows the scene's colours (white cubes: none)."""
+    for cfg in [*mt.PRESETS.values(), CUSTOM[0]]:
+        for item in _items(cfg, 4, seed=9):
+            img = np.asarray(Image.open(io.BytesIO(item.image)).convert("RGB")).astype(int)
+            scene = item.scene
+            panels = [(scene["original_box"], scene["original"])] + list(zip(scene["option_boxes"], scene["options"], strict=True))
+            for box, figure in panels:
+                left, top, right, bottom = base.content_box(tuple(box))
+                drawn = img[top:bottom, left:right]
+                ink = (drawn < 252).any(axis=2)  # white cubes' faces are at most 250
+                local = {**figure, "origin_px": [figure["origin_px"][0] - left, figure["origin_px"][1] - top]}
+                expected = _silhouette(local, scene["camera"], (right - left, bottom - top))
+                iou = (ink & expected).sum() / (ink | expected).sum()
+                assert iou > 0.9, (item.key, box, iou)
+                assert not ink[:3].any() and not ink[-3:].any() and not ink[:, :3].any() and not ink[:, -3:].any()
+                pixels = drawn[expected]
+                sample = pixels[:: max(1, len(pixels) // 1500)]
+                hues = [_hue_class(p) for p in sample]
+                found = {h for h in set(hues) - {None} if hues.count(h) >= 8}
+                assert found == set(figure["colours"]) - {mt.WHITE}, (item.key, found, figure["colours"])
+
+
+@pytest.mark.usefixtures("no_png")
+def test_every_cube_is_clearly_visible() -> None:
+    """All five figures of an item show every cube (>= MIN_VISIBLE of its area, the original more) and all three face
+    directions; checked on a finer id buffer than the generator's."""
+    for name, cfg in mt.PRESETS.items():
+        for index in range(12):
+            built = mt.build(base.item_rng(SEED, mt.TASK, index, cfg), cfg)
+            item = mt.generate(SEED, index, cfg)
+            assert np.allclose(np.array(item.scene["original"]["centres"]), built.original.centres, atol=1e-5)
+            assert mt.visible_shares(built.original, unit=48).min() >= mt.MIN_VISIBLE_ORIGINAL * 0.9, name
+            for fig in [built.original, built.correct, *(f for _, f in built.distractors)]:
+                assert np.abs(mt.EYE @ fig.frame).min() >= mt.MIN_FACING, name
+                assert mt.visible_shares(fig, unit=48).min() >= mt.MIN_VISIBLE * 0.9, name
+
+
+def test_panels_share_one_scale_and_size() -> None:
+    item = mt.generate(SEED, 0, mt.PRESETS["medium"])
+    boxes = [item.scene["original_box"], *item.scene["option_boxes"]]
+    assert len({(b[2] - b[0], b[3] - b[1]) for b in boxes}) == 1
+    assert 20 <= item.scene["camera"]["unit_px"] <= mt.MAX_UNIT
+
+
+# ---------------------------------------------------------------- speed
+
+
+def test_speed(capsys) -> None:
+    lines = []
+    for name, cfg in mt.PRESETS.items():
+        start = time.perf_counter()
+        for index in range(12):
+            mt.generate(99, index, cfg)
+        lines.append(f"MT {name}: {12 / (time.perf_counter() - start):.1f} items/s (PNG included)")
+    with capsys.disabled():
+        print("\n" + "\n".join(lines))
