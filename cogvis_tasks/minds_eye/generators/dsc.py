@@ -1,0 +1,421 @@
+"""DSC Dynamic Structural Correspondence: which option is the frame at t = 1.0?
+
+Two outlined shapes (distinct kinds and colours) each follow a motion, a parametric
+function of time giving the shape's pose (centre, angle, scale x/y, shear). The top
+row shows the frames at t = 0, 0.25, 0.5, 0.75 (headed "t=0.00"...); options A-D
+are candidate frames at t = 1.0. Distractors:
+
+* ``swap``: each shape moves with the other shape's motion (the correspondence between
+  shapes and motions is broken);
+* ``wrong_time``: the right motions at another time (0.5, 0.75 = the last frame shown,
+  or 1.25 = one step too far);
+* ``wrong_motion``: one moving shape follows a different motion of the preset's pool.
+
+Every frame is periodic-safe: the t = 1 frame differs visibly (outline Hausdorff distance at
+least ``MIN_GAP``) from every distractor, from the t = 0.75 frame and the distractors
+from each other, each moving shape visibly changes between consecutive frames, and
+everything stays inside the panel; an item failing a check is redrawn from the same RNG.
+Options are labelled only by :func:`base.draw_option_labels` (the public generator's
+title leak is not reproduced).
+
+Presets (structural parameters: how many shapes move and the motion pool):
+
+* easy: one shape moves, the other stays still; simple monotonic motions (rotate, scale,
+  translate): a single constant change to extrapolate.
+* medium: both shapes move with two distinct motions drawn from the simple ones plus
+  periodic ones (bounce, wiggle, pulsate, shear, stretch_x): two changes to track and
+  to keep attached to the right shape (``swap`` becomes a real lure).
+* hard: both shapes move with distinct compound or non-monotonic motions
+  (rotate_back_and_forth, swirl = orbit + spin, compress_and_stretch, spin_pulsate =
+  rotation + pulsation, zigzag = drift + perpendicular oscillation): several pose
+  components change at once and some reverse direction.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from . import base
+
+TASK = "DSC"
+DEFAULT_ITEMS = 100
+DISTRACTOR_TYPES = ("swap", "wrong_time", "wrong_motion")
+
+TIMES = (0.0, 0.25, 0.5, 0.75)  # the frames shown in the top row
+ANSWER_T = 1.0
+ALLOWED_WRONG_TIMES = (0.5, 0.75, 1.25)
+
+SIMPLE = ("rotate", "scale", "translate")
+PERIODIC = ("bounce", "wiggle", "pulsate", "shear", "stretch_x")
+COMPOUND = ("rotate_back_and_forth", "swirl", "compress_and_stretch", "spin_pulsate", "zigzag")
+MOTIONS = SIMPLE + PERIODIC + COMPOUND
+
+HALF = 1.2  # the panel shows world coordinates [-HALF, HALF]^2 (y up)
+BOUND = 1.1  # every drawn point stays inside [-BOUND, BOUND]^2
+MIN_GAP = 0.08  # world units (about 8 px): options, and the answer vs the last frame, differ at least this much
+MIN_STEP = 0.05  # a moving shape changes at least this much (about 5 px) between consecutive frames
+MAX_TRIES = 400
+LINE_W = 3
+SUPERSAMPLE = 2
+GUIDE = (215, 215, 215)  # the faint axes through the panel centre (position reference)
+PALETTE = {
+    "blue": (31, 100, 200),
+    "red": (215, 40, 40),
+    "green": (30, 150, 50),
+    "orange": (240, 130, 0),
+    "purple": (140, 70, 190),
+}
+
+
+def _closed(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    return [*points, points[0]]
+
+
+def _regular(n: int, start_deg: float = 90.0) -> list[tuple[float, float]]:
+    return [(math.cos(math.radians(start_deg + 360 * k / n)), math.sin(math.radians(start_deg + 360 * k / n))) for k in range(n)]
+
+
+# Shape outlines in unit coordinates (about radius 1, y up): polylines; a closed one repeats its first point.
+# The circle carries a radius line so its turning is visible.
+SHAPES: dict[str, list[list[tuple[float, float]]]] = {
+    "triangle": [_closed(_regular(3))],
+    "square": [_closed(_regular(4, 45.0))],
+    "diamond": [_closed([(0.0, 1.0), (0.6, 0.0), (0.0, -1.0), (-0.6, 0.0)])],
+    "pentagon": [_closed(_regular(5))],
+    "rectangle": [_closed([(-1.0, -0.55), (1.0, -0.55), (1.0, 0.55), (-1.0, 0.55)])],
+    "circle": [_closed(_regular(36)), [(0.0, 0.0), (1.0, 0.0)]],
+    "arrow": [_closed([(-1.0, -0.25), (0.3, -0.25), (0.3, -0.6), (1.0, 0.0), (0.3, 0.6), (0.3, 0.25), (-1.0, 0.25)])],
+    "house": [_closed([(-0.75, -0.9), (0.75, -0.9), (0.75, 0.2), (0.0, 0.95), (-0.75, 0.2)])],
+    "trapezoid": [_closed([(-1.0, -0.6), (1.0, -0.6), (0.45, 0.6), (-0.45, 0.6)])],
+}
+
+
+def _densify(polyline: list[tuple[float, float]], step: float = 0.08) -> np.ndarray:
+    pts = np.asarray(polyline, dtype=float)
+    out = [pts[:1]]
+    for a, b in zip(pts[:-1], pts[1:], strict=True):
+        n = max(1, math.ceil(float(np.hypot(*(b - a))) / step))
+        out.append(a + (b - a) * (np.arange(1, n + 1)[:, None] / n))
+    return np.concatenate(out)
+
+
+# Outline samples used to measure how different two frames look (symmetric shapes are handled by set distance).
+SAMPLES: dict[str, np.ndarray] = {name: np.concatenate([_densify(p) for p in polys]) for name, polys in SHAPES.items()}
+
+
+@dataclass(frozen=True)
+class Config:
+    moving_shapes: int = 2  # 1: one shape moves, the other stays still
+    motions: tuple[str, ...] = SIMPLE + PERIODIC  # the motion pool (also the wrong_motion lures)
+    distinct_motions: bool = True  # two moving shapes never share a motion type
+    wrong_times: tuple[float, ...] = (0.75, 1.25)  # times the wrong_time distractor may show
+
+    def __post_init__(self) -> None:
+        base.check_choice("moving_shapes", self.moving_shapes, (1, 2))
+        if not self.motions or any(m not in MOTIONS for m in self.motions) or len(set(self.motions)) != len(self.motions):
+            raise ValueError(f"motions must be distinct names from {MOTIONS}, got {self.motions!r}")
+        if len(self.motions) < 2:
+            raise ValueError(f"motions needs at least 2 entries (the wrong_motion lure uses another one), got {self.motions!r}")
+        if len(self.motions) < 3 and self.distinct_motions and self.moving_shapes == 2:
+            raise ValueError("motions needs at least 3 entries with distinct_motions and two moving shapes (one for the lure)")
+        if not self.wrong_times or any(t not in ALLOWED_WRONG_TIMES for t in self.wrong_times):
+            raise ValueError(f"wrong_times must be a non-empty subset of {ALLOWED_WRONG_TIMES}, got {self.wrong_times!r}")
+
+
+PRESETS: dict[str, Config] = {
+    "easy": Config(moving_shapes=1, motions=SIMPLE),
+    "medium": Config(moving_shapes=2, motions=SIMPLE + PERIODIC),
+    "hard": Config(moving_shapes=2, motions=COMPOUND),
+}
+
+
+# --- motions: parameters and poses ---------------------------------------------------------------
+
+
+def _phase(rng: random.Random) -> float:
+    """Oscillations have period 1 and a quarter-period phase, so the four frames show clear extremes and zeros."""
+    return float(rng.choice((0, 90, 180, 270)))
+
+
+def _spin(rng: random.Random) -> float:
+    """Degrees per unit time of a steady rotation: 25-45 degrees per frame, either way."""
+    return rng.choice((-1, 1)) * 4 * rng.uniform(25, 45)
+
+
+def sample_motion(rng: random.Random, kind: str) -> dict[str, Any]:
+    """A motion of the given kind with its parameters drawn from the item RNG."""
+    if kind == "rotate":
+        params = {"speed": _spin(rng)}
+    elif kind == "scale":
+        params = {"rate": rng.choice((-1, 1)) * rng.uniform(0.9, 1.1)}
+    elif kind == "translate":
+        heading = math.radians(rng.uniform(0, 360))
+        speed = rng.uniform(0.55, 0.75)
+        params = {"vx": speed * math.cos(heading), "vy": speed * math.sin(heading)}
+    elif kind == "bounce":
+        params = {"height": rng.uniform(0.35, 0.55), "start": rng.choice((0.0, 0.5))}
+    elif kind in ("wiggle", "pulsate", "shear", "stretch_x", "compress_and_stretch", "rotate_back_and_forth"):
+        low, high = {
+            "wiggle": (0.25, 0.35),
+            "pulsate": (0.25, 0.4),
+            "shear": (0.45, 0.7),
+            "stretch_x": (0.3, 0.5),
+            "compress_and_stretch": (0.3, 0.45),
+            "rotate_back_and_forth": (30.0, 60.0),
+        }[kind]
+        params = {"amp": rng.uniform(low, high), "phase": _phase(rng)}
+    elif kind == "swirl":
+        params = {"radius": rng.uniform(0.2, 0.3), "speed": rng.choice((-1, 1)) * 4 * rng.uniform(50, 80), "start": rng.uniform(0, 360)}
+    elif kind == "spin_pulsate":
+        params = {"speed": _spin(rng), "amp": rng.uniform(0.2, 0.35), "phase": _phase(rng)}
+    elif kind == "zigzag":
+        heading = math.radians(rng.uniform(0, 360))
+        speed = rng.uniform(0.4, 0.55)
+        params = {"vx": speed * math.cos(heading), "vy": speed * math.sin(heading), "amp": rng.uniform(0.15, 0.25), "phase": _phase(rng)}
+    else:
+        raise ValueError(f"unknown motion {kind!r}")
+    return {"type": kind, "params": {k: round(v, 4) for k, v in params.items()}}
+
+
+def _wave(p: dict[str, float], t: float) -> float:
+    return math.sin(2 * math.pi * t + math.radians(p["phase"]))
+
+
+def motion_delta(motion: dict[str, Any] | None, t: float) -> tuple[float, float, float, float, float, float]:
+    """(dx, dy, turn in degrees, scale x, scale y, shear) of a motion at time t; None is the still shape.
+
+    Drifts (translate, scale, zigzag) are centred on t = 0.5 so the whole path stays near the start pose.
+    """
+    if motion is None:
+        return (0.0, 0.0, 0.0, 1.0, 1.0, 0.0)
+    kind, p = motion["type"], motion["params"]
+    dx = dy = turn = shear = 0.0
+    sx = sy = 1.0
+    if kind == "rotate":
+        turn = p["speed"] * t
+    elif kind == "scale":
+        sx = sy = 1 + p["rate"] * (t - 0.5)
+    elif kind == "translate":
+        dx, dy = p["vx"] * (t - 0.5), p["vy"] * (t - 0.5)
+    elif kind == "bounce":
+        u = (t + p["start"]) % 1.0
+        dy = p["height"] * (4 * u * (1 - u) - 0.5)
+    elif kind == "wiggle":
+        dx = p["amp"] * _wave(p, t)
+    elif kind == "pulsate":
+        sx = sy = 1 + p["amp"] * _wave(p, t)
+    elif kind == "shear":
+        shear = p["amp"] * _wave(p, t)
+    elif kind == "stretch_x":
+        sx = 1 + p["amp"] * _wave(p, t)
+    elif kind == "compress_and_stretch":
+        sx, sy = 1 + p["amp"] * _wave(p, t), 1 - p["amp"] * _wave(p, t)
+    elif kind == "rotate_back_and_forth":
+        turn = p["amp"] * _wave(p, t)
+    elif kind == "swirl":
+        a0, a = math.radians(p["start"]), math.radians(p["start"] + p["speed"] * t)
+        dx, dy = p["radius"] * (math.cos(a) - math.cos(a0)), p["radius"] * (math.sin(a) - math.sin(a0))
+        turn = p["speed"] * t
+    elif kind == "spin_pulsate":
+        turn = p["speed"] * t
+        sx = sy = 1 + p["amp"] * _wave(p, t)
+    elif kind == "zigzag":
+        side = p["amp"] * _wave(p, t)
+        norm = math.hypot(p["vx"], p["vy"])
+        dx = p["vx"] * (t - 0.5) - side * p["vy"] / norm
+        dy = p["vy"] * (t - 0.5) + side * p["vx"] / norm
+    return (dx, dy, turn, sx, sy, shear)
+
+
+def pose_at(start: dict[str, float], motion: dict[str, Any] | None, t: float) -> dict[str, float]:
+    """The shape's pose at time t: its start pose moved by the motion (scales include the shape's size)."""
+    dx, dy, turn, sx, sy, shear = motion_delta(motion, t)
+    return {
+        "cx": round(start["cx"] + dx, 5),
+        "cy": round(start["cy"] + dy, 5),
+        "angle": round(start["angle"] + turn, 4),
+        "sx": round(start["size"] * sx, 5),
+        "sy": round(start["size"] * sy, 5),
+        "shear": round(shear, 5),
+    }
+
+
+def place(points: np.ndarray, pose: dict[str, float]) -> np.ndarray:
+    """World coordinates of unit-shape points: shear, then scale, then rotate, then move."""
+    x = (points[:, 0] + pose["shear"] * points[:, 1]) * pose["sx"]
+    y = points[:, 1] * pose["sy"]
+    c, s = math.cos(math.radians(pose["angle"])), math.sin(math.radians(pose["angle"]))
+    return np.stack([pose["cx"] + c * x - s * y, pose["cy"] + s * x + c * y], axis=1)
+
+
+def _set_gap(a: np.ndarray, b: np.ndarray) -> float:
+    """How different two outlines look: their Hausdorff distance (a symmetric shape turned onto itself counts 0)."""
+    d = np.hypot(a[:, None, 0] - b[None, :, 0], a[:, None, 1] - b[None, :, 1])
+    return float(max(d.min(axis=1).max(), d.min(axis=0).max()))
+
+
+def frame_gap(names: list[str], first: list[dict[str, float]], second: list[dict[str, float]]) -> float:
+    """How different two frames look: the most changed shape decides."""
+    return max(_set_gap(place(SAMPLES[n], p), place(SAMPLES[n], q)) for n, p, q in zip(names, first, second, strict=True))
+
+
+def _inside(names: list[str], poses: list[dict[str, float]]) -> bool:
+    return all(np.abs(place(SAMPLES[n], p)).max() <= BOUND for n, p in zip(names, poses, strict=True))
+
+
+# --- one item's scene ----------------------------------------------------------------------------
+
+
+def _start_poses(rng: random.Random) -> list[dict[str, float]]:
+    """Two start poses side by side (left/right or above/below) so the shapes rarely cover each other."""
+    spread, across = rng.uniform(0.42, 0.55), rng.uniform(-0.1, 0.1)
+    horizontal = rng.random() < 0.5
+    poses = []
+    for sign in (-1, 1):
+        along = sign * spread + rng.uniform(-0.05, 0.05)
+        cx, cy = (along, across) if horizontal else (across, along)
+        poses.append(
+            {"cx": round(cx, 4), "cy": round(cy, 4), "angle": round(rng.uniform(-20, 20), 2), "size": round(rng.uniform(0.3, 0.38), 4)}
+        )
+    return poses
+
+
+def _motions(rng: random.Random, config: Config) -> list[dict[str, Any] | None]:
+    """Each shape's motion (None = still): one mover or two, distinct kinds when the config asks for it."""
+    if config.moving_shapes == 1:
+        moving = rng.randrange(2)
+        return [sample_motion(rng, rng.choice(config.motions)) if k == moving else None for k in range(2)]
+    kinds = rng.sample(config.motions, 2) if config.distinct_motions else [rng.choice(config.motions) for _ in range(2)]
+    return [sample_motion(rng, k) for k in kinds]
+
+
+def _frame(starts: list[dict[str, float]], motions: list[dict[str, Any] | None], t: float) -> list[dict[str, float]]:
+    return [pose_at(s, m, t) for s, m in zip(starts, motions, strict=True)]
+
+
+def _candidate(rng: random.Random, config: Config) -> dict[str, Any] | None:
+    """A scene draft, or None when one of the visibility / periodicity checks fails."""
+    names = rng.sample(sorted(SHAPES), 2)
+    colours = rng.sample(sorted(PALETTE), 2)
+    starts = _start_poses(rng)
+    motions = _motions(rng, config)
+    wrong_time = rng.choice(config.wrong_times)
+    lured = rng.choice([k for k, m in enumerate(motions) if m is not None])
+    other_kind = rng.choice([m for m in config.motions if m != motions[lured]["type"]])
+    lure = list(motions)
+    lure[lured] = sample_motion(rng, other_kind)
+
+    top = [_frame(starts, motions, t) for t in TIMES]
+    correct = _frame(starts, motions, ANSWER_T)
+    distractors = [
+        ("swap", _frame(starts, motions[::-1], ANSWER_T)),
+        ("wrong_time", _frame(starts, motions, wrong_time)),
+        ("wrong_motion", _frame(starts, lure, ANSWER_T)),
+    ]
+    frames = [*top, correct, *(f for _, f in distractors)]
+    if not all(_inside(names, f) for f in frames):
+        return None
+    for k, motion in enumerate(motions):
+        steps = [frame_gap([names[k]], [a[k]], [b[k]]) for a, b in zip(top[:-1], top[1:], strict=True)]
+        if motion is not None and min(steps) < MIN_STEP:
+            return None
+    shown = [correct, *(f for _, f in distractors)]
+    gaps = [frame_gap(names, a, b) for i, a in enumerate(shown) for b in shown[i + 1 :]]
+    if min(gaps) < MIN_GAP or frame_gap(names, correct, top[-1]) < MIN_GAP:
+        return None
+    return {
+        "names": names,
+        "colours": colours,
+        "starts": starts,
+        "motions": motions,
+        "lure": {"shape": lured, "motion": lure[lured]},
+        "wrong_time": wrong_time,
+        "top": top,
+        "correct": correct,
+        "distractors": distractors,
+    }
+
+
+# --- drawing -------------------------------------------------------------------------------------
+
+
+def _to_px(points: np.ndarray, size: int) -> list[tuple[float, float]]:
+    """World to panel pixels (y down) at the panel's drawing resolution."""
+    unit = size / (2 * HALF)
+    return [(size / 2 + unit * x, size / 2 - unit * y) for x, y in points]
+
+
+def _panel(names: list[str], colours: list[str], poses: list[dict[str, float]], size: int) -> Image.Image:
+    """One frame: faint axes through the centre, then each shape's outline in its colour."""
+    big = size * SUPERSAMPLE
+    img = Image.new("RGB", (big, big), base.BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    draw.line([(big / 2, 0), (big / 2, big)], fill=GUIDE, width=SUPERSAMPLE)
+    draw.line([(0, big / 2), (big, big / 2)], fill=GUIDE, width=SUPERSAMPLE)
+    for name, colour, pose in zip(names, colours, poses, strict=True):
+        for polyline in SHAPES[name]:
+            pts = _to_px(place(np.asarray(polyline, dtype=float), pose), big)
+            draw.line(pts, fill=PALETTE[colour], width=LINE_W * SUPERSAMPLE, joint="curve")
+    return img.reduce(SUPERSAMPLE)
+
+
+def _paste(img: Image.Image, panel: Image.Image, box: base.Box) -> None:
+    left, top, right, bottom = base.content_box(box)
+    img.paste(panel, (left + (right - left - panel.width) // 2, top + (bottom - top - panel.height) // 2))
+    ImageDraw.Draw(img).rectangle((left, top, right - 1, bottom - 1), outline=GUIDE, width=1)
+
+
+def _layout() -> tuple[list[base.Box], list[base.Box], int]:
+    """Four frame panels above four option panels, all the same size with square drawing areas."""
+    boxes = base.grid_boxes(2, 4, top=204, bottom=820)
+    left, top, right, bottom = base.content_box(boxes[0])
+    return boxes[:4], boxes[4:], min(right - left, bottom - top)
+
+
+def _describe(names: list[str], motions: list[dict[str, Any] | None]) -> str:
+    parts = [f"the {n} is static" if m is None else f"the {n} has the motion of {m['type']}" for n, m in zip(names, motions, strict=True)]
+    text = " and ".join(parts)
+    return text[0].upper() + text[1:]
+
+
+def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
+    rng = base.item_rng(seed, TASK, index, config)
+    for _ in range(MAX_TRIES):
+        draft = _candidate(rng, config)
+        if draft is not None:
+            break
+    else:
+        raise RuntimeError(f"DSC: no valid scene in {MAX_TRIES} tries for {config}")
+    options, option_types = base.place_options(rng, draft["correct"], draft["distractors"])
+    frame_boxes, option_boxes, size = _layout()
+    names, colours = draft["names"], draft["colours"]
+    img = base.canvas()
+    for box, t, poses in zip(frame_boxes, TIMES, draft["top"], strict=True):
+        _paste(img, _panel(names, colours, poses, size), box)
+        base.draw_label(img, box, f"t={t:.2f}", base.HEADING_FONT)
+    for box, poses in zip(option_boxes, options, strict=True):
+        _paste(img, _panel(names, colours, poses, size), box)
+    base.draw_option_labels(img, option_boxes)
+    scene = {
+        "world_half_extent": HALF,
+        "panel_px": size,
+        "shapes": [
+            {"name": n, "colour": c, "rgb": list(PALETTE[c]), "start": s, "motion": m}
+            for n, c, s, m in zip(names, colours, draft["starts"], draft["motions"], strict=True)
+        ],
+        "frames": [{"t": t, "box": list(box), "poses": poses} for t, box, poses in zip(TIMES, frame_boxes, draft["top"], strict=True)],
+        "options": [{"poses": poses} for poses in options],
+        "option_boxes": [list(box) for box in option_boxes],
+        "lure": draft["lure"],
+        "wrong_time": draft["wrong_time"],
+        "params": {**dataclasses.asdict(config), "motion_types": [m and m["type"] for m in draft["motions"]]},
+    }
+    extra = {"answer": _describe(names, draft["motions"])}
+    return base.make_item(TASK, seed, index, img, option_types, base.preset_name(config, PRESETS), scene, extra)

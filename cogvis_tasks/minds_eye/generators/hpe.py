@@ -1,0 +1,515 @@
+"""HPE Hierarchical Pattern Equivalence: which of four figures is not a recursive pattern?
+
+Three figures are built by a recursion rule: a seed element (circle, polygon, segment or
+square) and a fixed set of similarity maps; each element of level k+1 is its parent at
+level k with one of the maps applied in the parent's own frame (nested circles,
+concentric polygons, binary and ternary trees, Sierpinski triangle and carpet,
+Pythagoras tree, Koch curve). The odd figure (the answer) is either random
+disconnected straight strokes whose ink (drawn pixels) and extent match a hidden fourth
+pattern drawn like the shown ones (so ink does not single out the odd figure), or a
+pattern of a fourth family whose recursion is broken at one level (that level's rule
+changes: another scale, angle, twist or offset, one of the maps dropped or one added),
+the break being checked visible (at least ``min_break_ink`` pixels of ink moved by more
+than ``BREAK_RADIUS`` px against the unbroken pattern) before use.
+
+Option types name each regular figure's family; the odd one is ``"correct"`` (its family
+and break are in the scene).
+
+Presets (structural: recursion depth, rule complexity, kind and strength of the odd one):
+
+* easy: depth 2-3, simple one- or two-map symmetric rules (nested circles, concentric
+  polygons, binary tree, Sierpinski triangle); the odd figure is random strokes, which
+  have no hierarchy at all (the released task's design).
+* medium: depth 3-4, all eight families; the odd figure is a pattern whose rule changes
+  at one level by a large amount (35-60%: scale, angle, twist, offset; or a map dropped
+  or added):
+  it is structured, so the whole hierarchy has to be compared level by level.
+* hard: depth 4-5, all families with asymmetric rules (unequal branches, twisted
+  polygons, off-centre nesting, lopsided Pythagoras trees), and subtle breaks (15-30%)
+  only at level 2 or deeper, where the elements are small.
+"""
+
+from __future__ import annotations
+
+import cmath
+import dataclasses
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from . import base
+
+TASK = "HPE"
+DEFAULT_ITEMS = 100
+
+SIMPLE_FAMILIES = ("nested_circles", "concentric_polygons", "binary_tree", "sierpinski_triangle")
+COMPLEX_FAMILIES = ("ternary_tree", "pythagoras_tree", "sierpinski_carpet", "koch_curve")
+FAMILIES = SIMPLE_FAMILIES + COMPLEX_FAMILIES
+DISTRACTOR_TYPES = FAMILIES  # the regular options are named by their family
+ODD_KINDS = ("random_strokes", "broken")
+
+MAX_DEPTH = {  # deeper, and the smallest elements shrink below a few pixels
+    "nested_circles": 7,
+    "concentric_polygons": 7,
+    "binary_tree": 7,
+    "ternary_tree": 5,
+    "sierpinski_triangle": 5,
+    "sierpinski_carpet": 3,
+    "pythagoras_tree": 7,
+    "koch_curve": 4,
+}
+BREAKS = {  # how each family's rule can change at one level
+    "nested_circles": ("scale", "shift"),
+    "concentric_polygons": ("scale", "twist"),
+    "binary_tree": ("angle", "scale", "drop", "extra"),
+    "ternary_tree": ("angle", "scale", "drop", "extra"),
+    "sierpinski_triangle": ("scale", "drop", "extra"),
+    "sierpinski_carpet": ("scale", "drop", "extra"),
+    "pythagoras_tree": ("angle", "scale"),
+    "koch_curve": ("drop", "extra"),
+}
+LAST_LEVEL_ONLY = ("sierpinski_carpet", "koch_curve")  # the rest draw every level
+CIRCLES = ("nested_circles",)
+OPEN = ("binary_tree", "ternary_tree", "koch_curve")  # segments; the rest are closed outlines
+
+LINE_W = 3
+SUPERSAMPLE = 2
+MARGIN = 24  # px between a figure's bounding box and its panel's drawing area
+BREAK_RADIUS = 4  # px: ink moved by more than this counts as a visible change
+MAX_TRIES = 50
+MIN_STROKES, MAX_STROKES = 5, 150
+BREAK_TRIES = 40
+
+Map = tuple[complex, complex]  # z -> a z + b
+
+
+@dataclass(frozen=True)
+class Config:
+    min_depth: int = 3
+    max_depth: int = 4
+    families: tuple[str, ...] = FAMILIES
+    asymmetric: bool = False  # unequal branches, twists, off-centre nesting (rule complexity)
+    odd_kind: str = "broken"  # "random_strokes" or "broken"
+    break_min: float = 0.35  # relative size of the rule change of a broken pattern
+    break_max: float = 0.6
+    min_break_level: int = 0  # the first level whose rule may change (0: the first split)
+    min_break_ink: int = 600  # px of ink a break must move by more than BREAK_RADIUS (how visible it is)
+
+    def __post_init__(self) -> None:
+        base.check_range("min_depth", self.min_depth, 2, 6)
+        base.check_range("max_depth", self.max_depth, self.min_depth, 6)
+        if not self.families or any(f not in FAMILIES for f in self.families) or len(set(self.families)) != len(self.families):
+            raise ValueError(f"families must be distinct names from {FAMILIES}, got {self.families!r}")
+        base.check_choice("odd_kind", self.odd_kind, ODD_KINDS)
+        if len([f for f in self.families if MAX_DEPTH[f] >= self.min_depth]) < 4:  # three shown, a fourth broken or hidden
+            raise ValueError(f"families needs 4 families allowing depth {self.min_depth}, got {self.families!r}")
+        base.check_range("break_min", self.break_min, 0.1, 1.0)
+        base.check_range("break_max", self.break_max, self.break_min, 1.0)
+        base.check_range("min_break_level", self.min_break_level, 0, self.min_depth - 1)
+        base.check_range("min_break_ink", self.min_break_ink, 60, 5000)
+
+
+PRESETS: dict[str, Config] = {
+    "easy": Config(min_depth=2, max_depth=3, families=SIMPLE_FAMILIES, odd_kind="random_strokes"),
+    "medium": Config(min_depth=3, max_depth=4, odd_kind="broken", break_min=0.35, break_max=0.6, min_break_level=0, min_break_ink=600),
+    "hard": Config(
+        min_depth=4, max_depth=5, asymmetric=True, odd_kind="broken", break_min=0.15, break_max=0.3, min_break_level=2, min_break_ink=250
+    ),
+}
+
+
+# --- rules: seed element and similarity maps ------------------------------------------------------
+
+
+def _ring(n: int, start: float) -> list[complex]:
+    return [cmath.exp(1j * (start + 2 * math.pi * k / n)) for k in range(n)]
+
+
+def seed_element(family: str, params: dict[str, Any]) -> np.ndarray:
+    """The level-0 element; circles are stored as four points on them (so maps stay determined)."""
+    if family == "nested_circles":
+        return np.array(_ring(4, params["phase"]))
+    if family == "concentric_polygons":
+        return np.array(_ring(params["sides"], math.pi / 2))
+    if family in ("binary_tree", "ternary_tree"):
+        return np.array([0, 1j])
+    if family == "sierpinski_triangle":
+        return np.array(_ring(3, math.pi / 2))
+    if family == "sierpinski_carpet":  # shrunk so neighbouring squares stay apart and the holes show
+        return 0.8 * np.array([-1 - 1j, 1 - 1j, 1 + 1j, -1 + 1j])
+    if family == "pythagoras_tree":
+        return np.array([0, 1, 1 + 1j, 1j])
+    return np.array([0, 1])  # koch_curve
+
+
+def rule_maps(family: str, p: dict[str, Any]) -> list[Map]:
+    """The similarity maps of a family's rule, in the parent's frame, from its parameters (plus the extra map of
+    an "extra" break)."""
+    maps = _family_maps(family, p)
+    return [*maps, *_extra_maps(family, p)] if p.get("extra") else maps
+
+
+def _extra_maps(family: str, p: dict[str, Any]) -> list[Map]:
+    """Maps too many: a middle branch, the filled centre hole, a Koch bump mirrored downwards (a closed diamond)."""
+    if family == "binary_tree":
+        return [((p["ratio_l"] + p["ratio_r"]) / 2 + 0j, 1j)]
+    if family == "ternary_tree":
+        return [(p["ratio_m"] * cmath.exp(1j * math.radians(p["angle_l"] / 2)), 1j)]
+    if family == "sierpinski_triangle":
+        return [(-p["ratio"] + 0j, 0j)]
+    if family == "sierpinski_carpet":
+        return [(p["ratio"] + 0j, 0j)]
+    b = math.radians(p["angle"])  # koch_curve
+    s = 1 / (2 + 2 * math.cos(b))
+    down, up = cmath.exp(-1j * b), cmath.exp(1j * b)
+    return [(s * down, s + 0j), (s * up, s + s * down)]
+
+
+def _family_maps(family: str, p: dict[str, Any]) -> list[Map]:
+    if family == "nested_circles":
+        pivot = complex(*p["pivot"])
+        return [(p["ratio"], pivot * (1 - p["ratio"]) + complex(*p["offset"]))]
+    if family == "concentric_polygons":
+        return [(p["ratio"] * cmath.exp(1j * math.radians(p["twist"])), 0j)]
+    if family in ("binary_tree", "ternary_tree"):
+        maps = [(p["ratio_l"] * cmath.exp(1j * math.radians(p["angle_l"])), 1j)]
+        if family == "ternary_tree":
+            maps.append((p["ratio_m"] + 0j, 1j))
+        return [*maps, (p["ratio_r"] * cmath.exp(-1j * math.radians(p["angle_r"])), 1j)]
+    if family == "sierpinski_triangle":
+        return [(p["ratio"] + 0j, v * (1 - p["ratio"])) for v in _ring(3, math.pi / 2)]
+    if family == "sierpinski_carpet":
+        cells = [complex(i, j) for j in (-1, 0, 1) for i in (-1, 0, 1) if (i, j) != (0, 0)]
+        return [(p["ratio"] + 0j, 2 / 3 * c) for c in cells]
+    if family == "pythagoras_tree":
+        a = math.radians(p["angle"])
+        apex = 1j + math.cos(a) * cmath.exp(1j * a)
+        return [(p["ratio"] * math.cos(a) * cmath.exp(1j * a), 1j), (p["ratio"] * math.sin(a) * cmath.exp(1j * (a - math.pi / 2)), apex)]
+    b = math.radians(p["angle"])  # koch_curve: four pieces with a bump of angle b
+    s = 1 / (2 + 2 * math.cos(b))
+    up, down = cmath.exp(1j * b), cmath.exp(-1j * b)
+    return [(s + 0j, 0j), (s * up, s + 0j), (s * down, s + s * up), (s + 0j, 1 - s + 0j)]
+
+
+def sample_params(rng: random.Random, family: str, depth: int, asymmetric: bool) -> dict[str, Any]:
+    """A family's rule parameters (drawn from the item RNG); asymmetric rules are the harder variants."""
+    least = 0.15 ** (1 / depth)  # the deepest element keeps at least 15% of the seed's size
+    if family == "nested_circles":
+        heading = rng.uniform(0, 2 * math.pi)
+        pivot = (math.cos(heading), math.sin(heading)) if asymmetric else (0.0, 0.0)
+        return {"ratio": rng.uniform(max(0.55, least), 0.8), "pivot": pivot, "offset": (0.0, 0.0), "phase": rng.uniform(0, math.pi / 2)}
+    if family == "concentric_polygons":
+        twist = rng.choice((-1, 1)) * rng.uniform(8, 20) if asymmetric else 0.0
+        return {"sides": rng.choice((3, 4, 5, 6)), "ratio": rng.uniform(max(0.6, least), 0.85), "twist": twist}
+    if family == "binary_tree":
+        if asymmetric:
+            angles, ratios = rng.sample(range(15, 51, 5), 2), rng.sample((0.56, 0.62, 0.68, 0.74), 2)
+        else:
+            angles, ratios = [rng.uniform(20, 45)] * 2, [rng.uniform(0.6, 0.72)] * 2
+        return {"angle_l": angles[0], "angle_r": angles[1], "ratio_l": ratios[0], "ratio_r": ratios[1]}
+    if family == "ternary_tree":
+        angles = rng.sample(range(30, 66, 5), 2) if asymmetric else [rng.uniform(35, 60)] * 2
+        ratio = rng.uniform(0.45, 0.55)
+        return {"angle_l": angles[0], "angle_r": angles[1], "ratio_l": ratio, "ratio_r": ratio, "ratio_m": rng.uniform(0.45, 0.6)}
+    if family in ("sierpinski_triangle", "sierpinski_carpet"):
+        return {"ratio": 0.5 if family == "sierpinski_triangle" else 1 / 3}
+    if family == "pythagoras_tree":
+        angle = rng.choice((rng.uniform(28, 38), rng.uniform(52, 62))) if asymmetric else 45.0
+        return {"angle": angle, "ratio": 1.0}
+    return {"angle": rng.uniform(50, 75) if asymmetric else 60.0}  # koch_curve
+
+
+def broken_rule(rng: random.Random, family: str, p: dict[str, Any], kind: str, strength: float) -> tuple[dict[str, Any], int | None]:
+    """Parameters of the changed level and the map it drops (None: no map dropped)."""
+    q = dict(p)
+    sign = rng.choice((-1, 1))
+    if kind == "scale" and family in ("nested_circles", "concentric_polygons"):
+        q["ratio"] = 1 - (1 - p["ratio"]) * (1 + sign * strength)  # the gap to the parent widens or narrows
+    elif kind == "scale":  # copies grow or shrink (growing ones overlap their neighbours, which shows too)
+        for k in [k for k in ("ratio", "ratio_l", "ratio_r", "ratio_m") if k in p]:
+            q[k] = p[k] * (1 + sign * strength)
+    elif kind == "angle":
+        if family == "pythagoras_tree":
+            q["angle"] = min(75.0, max(15.0, p["angle"] + sign * 35 * strength))
+        else:
+            q["angle_l"], q["angle_r"] = p["angle_l"] + sign * 60 * strength, p["angle_r"] + sign * 60 * strength
+    elif kind == "twist":
+        q["twist"] = p["twist"] + sign * strength * 180 / p["sides"]
+    elif kind == "shift":
+        heading = rng.uniform(0, 2 * math.pi)
+        q["offset"] = (strength * (1 - p["ratio"]) * math.cos(heading), strength * (1 - p["ratio"]) * math.sin(heading))
+    elif kind == "extra":
+        q["extra"] = True
+    return q, (rng.randrange(len(rule_maps(family, p))) if kind == "drop" else None)
+
+
+def build_levels(family: str, p: dict[str, Any], depth: int, broken: dict[str, Any] | None = None) -> list[np.ndarray]:
+    """Elements level by level (one row of points per element): each child is its parent's frame composed with
+    a map (local recursion).
+
+    ``broken`` = {"level": b, "params": ..., "drop": j or None}: level b+1 is made with that rule instead.
+    """
+    seed = seed_element(family, p)
+    scale, shift = np.ones(1, dtype=complex), np.zeros(1, dtype=complex)  # element = seed * scale + shift
+    levels = [seed[None, :].copy()]
+    for level in range(depth):
+        maps = rule_maps(family, p)
+        if broken is not None and broken["level"] == level:
+            maps = [m for j, m in enumerate(rule_maps(family, broken["params"])) if j != broken["drop"]]
+        a, b = np.array([m[0] for m in maps]), np.array([m[1] for m in maps])
+        scale, shift = (scale[:, None] * a[None, :]).ravel(), (scale[:, None] * b[None, :] + shift[:, None]).ravel()
+        levels.append(scale[:, None] * seed[None, :] + shift[:, None])
+    return levels
+
+
+# --- placing and drawing figures -------------------------------------------------------------------
+
+
+def _drawn_levels(family: str, depth: int) -> list[int]:
+    return [depth] if family in LAST_LEVEL_ONLY else list(range(depth + 1))
+
+
+def _extent(elements: np.ndarray, circles: bool) -> tuple[float, float, float, float]:
+    if not circles:
+        return elements.real.min(), elements.real.max(), elements.imag.min(), elements.imag.max()
+    centres = elements.mean(axis=1)
+    radii = np.abs(elements[:, 0] - centres)
+    return (centres.real - radii).min(), (centres.real + radii).max(), (centres.imag - radii).min(), (centres.imag + radii).max()
+
+
+def fit_to_box(elements: np.ndarray, circles: bool, box: base.Box) -> tuple[float, complex, complex]:
+    """(scale, local centre, pixel centre): the figure fills the drawing area minus MARGIN, y flipped."""
+    x0, x1, y0, y1 = _extent(elements, circles)
+    left, top, right, bottom = base.content_box(box)
+    scale = min((right - left - 2 * MARGIN) / max(x1 - x0, 1e-9), (bottom - top - 2 * MARGIN) / max(y1 - y0, 1e-9))
+    return scale, complex((x0 + x1) / 2, (y0 + y1) / 2), complex((left + right) / 2, (top + bottom) / 2)
+
+
+def to_pixels(z: np.ndarray, placement: tuple[float, complex, complex]) -> np.ndarray:
+    scale, centre, target = placement
+    w = (z - centre) * scale
+    return target + np.conj(w)  # y up -> y down
+
+
+def draw_elements(img: Image.Image, elements: np.ndarray, kind: str, origin: complex, factor: int) -> None:
+    """Outlines of pixel-coordinate elements on an L image whose (0, 0) is ``origin``, enlarged ``factor`` times."""
+    draw = ImageDraw.Draw(img)
+    width = LINE_W * factor
+    for e in elements:
+        local = (e - origin) * factor
+        if kind == "circle":
+            c, r = local.mean(), abs(local[0] - local.mean())
+            draw.ellipse((c.real - r, c.imag - r, c.real + r, c.imag + r), outline=0, width=width)
+        else:
+            pts = [(z.real, z.imag) for z in local]
+            draw.line(pts + pts[:1] if kind == "polygon" else pts, fill=0, width=width, joint="curve")
+
+
+def render_panel(elements: np.ndarray, kind: str, box: base.Box, factor: int = SUPERSAMPLE, reduce: bool = True) -> Image.Image:
+    """The figure's drawing area as an L image, drawn ``factor`` times larger (then reduced unless asked not to)."""
+    left, top, right, bottom = base.content_box(box)
+    img = Image.new("L", ((right - left) * factor, (bottom - top) * factor), 255)
+    draw_elements(img, elements, kind, complex(left, top), factor)
+    return img.reduce(factor) if factor > 1 and reduce else img
+
+
+def ink(img: Image.Image) -> int:
+    return int((np.asarray(img) < 128).sum())
+
+
+def _grown(mask: np.ndarray, r: int) -> np.ndarray:
+    """The mask dilated by a (2r+1)-square: separable shifted ORs."""
+    out = mask.copy()
+    for axis in (0, 1):
+        acc = out.copy()
+        for k in range(1, r + 1):
+            acc |= np.roll(out, k, axis) | np.roll(out, -k, axis)
+        out = acc
+    return out
+
+
+def visible_change(a: Image.Image, b: Image.Image) -> int:
+    """Ink pixels of either drawing farther than BREAK_RADIUS from the other's ink (panels have blank margins)."""
+    ma, mb = np.asarray(a) < 128, np.asarray(b) < 128
+    return int((ma & ~_grown(mb, BREAK_RADIUS)).sum() + (mb & ~_grown(ma, BREAK_RADIUS)).sum())
+
+
+# --- one figure ------------------------------------------------------------------------------------
+
+
+def _kind(family: str) -> str:
+    return "circle" if family in CIRCLES else "polyline" if family in OPEN else "polygon"
+
+
+def _figure(family: str, depth: int, params: dict[str, Any], levels: list[np.ndarray], box: base.Box) -> dict[str, Any]:
+    """A figure placed in its panel: every level in pixel coordinates."""
+    drawn = _drawn_levels(family, depth)
+    placement = fit_to_box(np.concatenate([levels[k] for k in drawn]), family in CIRCLES, box)
+    return {
+        "family": family,
+        "depth": depth,
+        "params": params,
+        "element_kind": _kind(family),
+        "drawn_levels": drawn,
+        "pixel_levels": [to_pixels(level, placement) for level in levels],
+        "placement": placement,
+    }
+
+
+def _drawn(fig: dict[str, Any]) -> np.ndarray:
+    return np.concatenate([fig["pixel_levels"][k] for k in fig["drawn_levels"]])
+
+
+def regular_figure(rng: random.Random, family: str, config: Config, box: base.Box) -> dict[str, Any]:
+    depth = rng.randint(config.min_depth, min(config.max_depth, MAX_DEPTH[family]))
+    params = sample_params(rng, family, depth, config.asymmetric)
+    fig = _figure(family, depth, params, build_levels(family, params, depth), box)
+    fig["odd"] = None
+    return fig
+
+
+def broken_figure(rng: random.Random, family: str, config: Config, box: base.Box) -> dict[str, Any] | None:
+    """A pattern whose rule changes at one level, or None if the change would not be visible."""
+    fig = regular_figure(rng, family, config, box)
+    depth, params = fig["depth"], fig["params"]
+    kind = rng.choice(BREAKS[family])
+    strength = rng.uniform(config.break_min, config.break_max)
+    changed, drop = broken_rule(rng, family, params, kind, strength)
+    level = rng.randint(config.min_break_level, depth - 1)
+    levels = build_levels(family, params, depth, {"level": level, "params": changed, "drop": drop})
+    odd = _figure(family, depth, params, levels, box)
+    unbroken = build_levels(family, params, depth)
+    regular = to_pixels(np.concatenate([unbroken[k] for k in odd["drawn_levels"]]), odd["placement"])
+    if (
+        visible_change(render_panel(_drawn(odd), odd["element_kind"], box, 1), render_panel(regular, odd["element_kind"], box, 1))
+        < config.min_break_ink
+    ):
+        return None
+    odd["odd"] = {
+        "kind": "broken",
+        "break": kind,
+        "level": level,
+        "strength": round(strength, 4),
+        "changed_params": changed,
+        "dropped_map": drop,
+    }
+    return odd
+
+
+def stroke_figure(rng: random.Random, target_ink: float, width: float, height: float, box: base.Box) -> dict[str, Any]:
+    """Random disconnected straight strokes in a width x height area, added while that brings their ink nearer
+    ``target_ink`` (dark pixels of the unreduced supersampled drawing, crossings counted once, as the target was).
+
+    The strokes are filed in levels of 1, 2, 4, ... like a two-map hierarchy, so a recursion check has something
+    to test (and fails).
+    """
+    left, top, right, bottom = base.content_box(box)
+    centre = complex((left + right) / 2, (top + bottom) / 2)
+    f = SUPERSAMPLE
+    mask = Image.new("L", ((right - left) * f, (bottom - top) * f), 255)
+    strokes: list[list[complex]] = []
+    total = 0
+    while len(strokes) < MAX_STROKES:
+        half = cmath.exp(1j * rng.uniform(0, math.pi)) * rng.uniform(0.25, 0.8) * min(width, height) / 2
+        mid = centre + complex(
+            rng.uniform(-width / 2 + abs(half.real), width / 2 - abs(half.real)),
+            rng.uniform(-height / 2 + abs(half.imag), height / 2 - abs(half.imag)),
+        )
+        ends = [((z.real - left) * f, (z.imag - top) * f) for z in (mid - half, mid + half)]
+        pad = LINE_W * f
+        region = (
+            int(min(x for x, _ in ends)) - pad,
+            int(min(y for _, y in ends)) - pad,
+            int(max(x for x, _ in ends)) + pad,
+            int(max(y for _, y in ends)) + pad,
+        )
+        patch = mask.crop(region)
+        ImageDraw.Draw(patch).line([(x - region[0], y - region[1]) for x, y in ends], fill=0, width=LINE_W * f)
+        after = total + ink(patch) - ink(mask.crop(region))
+        if len(strokes) >= MIN_STROKES and after - target_ink > target_ink - total:  # this stroke would overshoot more
+            break
+        strokes.append([mid - half, mid + half])
+        mask.paste(patch, region[:2])
+        total = after
+        if total >= target_ink and len(strokes) >= MIN_STROKES:
+            break
+    levels, start, size = [], 0, 1
+    while start < len(strokes):
+        levels.append(np.array(strokes[start : start + size]))
+        start, size = start + size, size * 2
+    return {
+        "family": "random_strokes",
+        "depth": len(levels) - 1,
+        "params": {"strokes": len(strokes)},
+        "element_kind": "polyline",
+        "drawn_levels": list(range(len(levels))),
+        "pixel_levels": levels,
+        "odd": {"kind": "random_strokes"},
+    }
+
+
+def _extent_px(fig: dict[str, Any]) -> tuple[float, float]:
+    x0, x1, y0, y1 = _extent(_drawn(fig), fig["element_kind"] == "circle")
+    return x1 - x0, y1 - y0
+
+
+def _figures(rng: random.Random, config: Config, box: base.Box) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
+    """Three regular figures and the odd one, all laid out in ``box`` (panels are equal), or None to retry."""
+    eligible = [f for f in config.families if MAX_DEPTH[f] >= config.min_depth]
+    families = rng.sample(eligible, 4)
+    regular = [regular_figure(rng, f, config, box) for f in families[:3]]
+    if config.odd_kind == "broken":  # the odd family stays fixed while its break is redrawn: families stay balanced
+        odd = next((f for f in (broken_figure(rng, families[3], config, box) for _ in range(BREAK_TRIES)) if f is not None), None)
+        return None if odd is None else (regular, odd)
+    # Ink and extent copied from a hidden fourth pattern drawn like the shown ones: the four figures' inks are then
+    # exchangeable, so the odd one is not the middle (as with the mean) nor the least or most inked figure.
+    model = regular_figure(rng, families[3], config, box)
+    target = ink(render_panel(_drawn(model), model["element_kind"], box, reduce=False))
+    strokes = stroke_figure(rng, target, *_extent_px(model), box)
+    strokes["params"].update({"ink_model": model["family"], "target_ink": target})
+    return regular, strokes
+
+
+def _moved(fig: dict[str, Any], shift: complex) -> dict[str, Any]:
+    return {**fig, "pixel_levels": [level + shift for level in fig["pixel_levels"]]}
+
+
+def _scene_figure(fig: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "family": fig["family"],
+        "depth": fig["depth"],
+        "params": fig["params"],
+        "odd": fig["odd"],
+        "element_kind": fig["element_kind"],
+        "drawn_levels": fig["drawn_levels"],
+        "levels": [np.round(np.stack([level.real, level.imag], axis=-1), 2).tolist() for level in fig["pixel_levels"]],
+    }
+
+
+def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
+    rng = base.item_rng(seed, TASK, index, config)
+    boxes = base.grid_boxes(2, 2)
+    for _ in range(MAX_TRIES):
+        made = _figures(rng, config, boxes[0])
+        if made is not None:
+            break
+    else:
+        raise RuntimeError(f"HPE: no visible break in {MAX_TRIES} tries for {config}")
+    regular, odd = made
+    options, option_types = base.place_options(rng, odd, [(f["family"], f) for f in regular])
+    options = [_moved(fig, complex(box[0] - boxes[0][0], box[1] - boxes[0][1])) for fig, box in zip(options, boxes, strict=True)]
+    img = base.canvas()
+    for fig, box in zip(options, boxes, strict=True):
+        left, top, _, _ = base.content_box(box)
+        img.paste(render_panel(_drawn(fig), fig["element_kind"], box), (left, top))
+    base.draw_option_labels(img, boxes)
+    scene = {
+        "figures": [_scene_figure(f) for f in options],
+        "option_boxes": [list(box) for box in boxes],
+        "params": {**dataclasses.asdict(config), "odd_family": odd["family"], "depths": [f["depth"] for f in options]},
+    }
+    return base.make_item(TASK, seed, index, img, option_types, base.preset_name(config, PRESETS), scene)

@@ -1,0 +1,210 @@
+"""Mind's Eye HPE generator (Hierarchical Pattern Equivalence).
+
+Answers are re-derived by the independent verifier (a global similarity rule fitted from
+level 0 to level 1 must reproduce every later level) over every preset and custom
+configs; validation, the presets' structure (depths, families, odd kind, break level and
+strength, asymmetric rules), pixels against the recorded elements, the random strokes'
+ink and extent balance, and the verifier's ability to reject near-misses are checked too.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import random
+import time
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from cogvis_tasks.minds_eye.generators import base, hpe, verify_hpe
+
+CUSTOM = [
+    hpe.Config(min_depth=2, max_depth=2, families=hpe.SIMPLE_FAMILIES, odd_kind="broken", min_break_ink=300),
+    hpe.Config(
+        min_depth=5,
+        max_depth=6,
+        families=("binary_tree", "pythagoras_tree", "nested_circles", "concentric_polygons"),
+        asymmetric=True,
+        odd_kind="random_strokes",
+    ),
+]
+PER_PRESET, PER_CUSTOM = 70, 30  # 270 verified items (PNG encoding dominates); benchmarks/verify_generators.py runs more
+
+
+def _gray(item: base.GeneratedItem) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(item.image)).convert("L"), dtype=int)
+
+
+def _elements(figure: dict, levels: list[int]) -> list[np.ndarray]:
+    return [np.asarray(e, dtype=float) for k in levels for e in figure["levels"][k]]
+
+
+@pytest.mark.parametrize(
+    ("config", "count"),
+    [*((c, PER_PRESET) for c in hpe.PRESETS.values()), *((c, PER_CUSTOM) for c in CUSTOM)],
+    ids=[*hpe.PRESETS, "custom1", "custom2"],
+)
+def test_verifier_agrees_on_every_item(config: hpe.Config, count: int) -> None:
+    for index in range(count):
+        item = hpe.generate(2026, index, config)
+        assert verify_hpe.verify(item.record) == item.answer_index, index
+        types = item.record["option_types"]
+        assert types.count(base.CORRECT) == 1 and all(t in hpe.DISTRACTOR_TYPES for t in types if t != base.CORRECT)
+        figures = item.scene["figures"]
+        assert [f["family"] for i, f in enumerate(figures) if i != item.answer_index] == [t for t in types if t != base.CORRECT]
+        assert item.record["answer"] == "abcd"[item.answer_index]
+
+
+@pytest.mark.parametrize(
+    ("make", "field"),
+    [
+        (lambda: hpe.Config(min_depth=1), "min_depth"),
+        (lambda: hpe.Config(min_depth=4, max_depth=3), "max_depth"),
+        (lambda: hpe.Config(max_depth=7), "max_depth"),
+        (lambda: hpe.Config(families=()), "families"),
+        (lambda: hpe.Config(families=("binary_tree", "dragon_curve")), "families"),
+        (lambda: hpe.Config(families=hpe.SIMPLE_FAMILIES[:3], odd_kind="broken"), "families"),
+        (
+            lambda: hpe.Config(min_depth=5, max_depth=5, families=("sierpinski_carpet", "koch_curve", "binary_tree", "nested_circles")),
+            "families",
+        ),
+        (lambda: hpe.Config(odd_kind="noise"), "odd_kind"),
+        (lambda: hpe.Config(break_min=0.0), "break_min"),
+        (lambda: hpe.Config(break_min=0.5, break_max=0.4), "break_max"),
+        (lambda: hpe.Config(min_depth=3, min_break_level=3), "min_break_level"),
+        (lambda: hpe.Config(min_break_ink=10), "min_break_ink"),
+    ],
+)
+def test_config_validation_names_the_field(make, field: str) -> None:
+    with pytest.raises(ValueError, match=field):
+        make()
+
+
+def test_presets_differ_structurally() -> None:
+    assert set(hpe.PRESETS) == set(base.DIFFICULTIES)
+    for name, config in hpe.PRESETS.items():
+        low, high = {"easy": (2, 3), "medium": (3, 4), "hard": (4, 5)}[name]
+        families, breaks = set(), set()
+        for index in range(20):
+            item = hpe.generate(4, index, config)
+            assert item.record["difficulty"] == name and item.scene["params"]["odd_kind"] == config.odd_kind
+            for i, fig in enumerate(item.scene["figures"]):
+                families.add(fig["family"])
+                if i == item.answer_index:
+                    continue
+                assert fig["odd"] is None and low <= fig["depth"] <= high and len(fig["levels"]) == fig["depth"] + 1
+                assert fig["family"] in config.families
+                if config.asymmetric and fig["family"] == "binary_tree":
+                    assert (fig["params"]["angle_l"], fig["params"]["ratio_l"]) != (fig["params"]["angle_r"], fig["params"]["ratio_r"])
+            odd = item.scene["figures"][item.answer_index]
+            if name == "easy":
+                assert odd["family"] == "random_strokes" and odd["odd"] == {"kind": "random_strokes"}
+            else:
+                assert odd["family"] in config.families and odd["odd"]["kind"] == "broken"
+                assert config.min_break_level <= odd["odd"]["level"] < odd["depth"]
+                assert config.break_min <= odd["odd"]["strength"] <= config.break_max
+                breaks.add(odd["odd"]["break"])
+        if name == "easy":
+            assert families <= {*hpe.SIMPLE_FAMILIES, "random_strokes"}
+        else:
+            assert len(families - set(hpe.SIMPLE_FAMILIES)) >= 2 and len(breaks) >= 3, (name, families, breaks)
+
+
+def test_images_draw_the_recorded_elements() -> None:
+    """Points along every drawn element are dark; nothing is drawn away from the elements."""
+    for config in [*hpe.PRESETS.values(), CUSTOM[1]]:
+        for index in range(3):
+            item = hpe.generate(17, index, config)
+            px = _gray(item)
+            for fig, box in zip(item.scene["figures"], item.scene["option_boxes"], strict=True):
+                left, top, right, bottom = base.content_box(box)
+                elements = _elements(fig, fig["drawn_levels"])
+                samples = []
+                for e in elements:
+                    if fig["element_kind"] == "circle":
+                        centre = e.mean(axis=0)
+                        radius = np.linalg.norm(e[0] - centre)
+                        angles = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+                        samples += list(centre + radius * np.stack([np.cos(angles), np.sin(angles)], axis=1))
+                    else:
+                        path = np.vstack([e, e[:1]]) if fig["element_kind"] == "polygon" else e
+                        for a, b in zip(path[:-1], path[1:], strict=True):
+                            samples += [a + (b - a) * f for f in (0.25, 0.5, 0.75)]
+                dark = [px[int(round(y)) - 1 : int(round(y)) + 2, int(round(x)) - 1 : int(round(x)) + 2].min() < 128 for x, y in samples]
+                assert np.mean(dark) > 0.97, (index, fig["family"], np.mean(dark))
+                pts = np.concatenate(elements)
+                pad = 6 + (max(np.linalg.norm(e[0] - e.mean(axis=0)) for e in elements) if fig["element_kind"] == "circle" else 0)
+                x0, y0 = pts.min(axis=0) - pad
+                x1, y1 = pts.max(axis=0) + pad
+                panel = px[top:bottom, left:right].copy()
+                panel[max(0, int(y0) - top) : int(y1) - top + 1, max(0, int(x0) - left) : int(x1) - left + 1] = 255
+                assert panel.min() > 200  # no ink outside the figure's extent
+                assert left + hpe.MARGIN - 3 <= pts[:, 0].min() and pts[:, 0].max() <= right - hpe.MARGIN + 3
+
+
+def test_random_strokes_match_a_hidden_pattern_in_ink_and_extent() -> None:
+    """The strokes copy the ink and extent of an unshown fourth pattern: ink ranks of the odd figure are even."""
+    ranks, ratios = [], []
+    for index in range(60):
+        item = hpe.generate(23, index, hpe.PRESETS["easy"])
+        px = _gray(item)
+        ink = [(px[t : b - base.LABEL_H, lft:r] < 128).sum() for lft, t, r, b in item.scene["option_boxes"]]
+        odd = item.scene["figures"][item.answer_index]
+        shown = {f["family"] for f in item.scene["figures"]}
+        assert odd["params"]["ink_model"] in set(hpe.SIMPLE_FAMILIES) - shown
+        ratios.append(ink[item.answer_index] / (odd["params"]["target_ink"] / hpe.SUPERSAMPLE**2))
+        ranks.append(sorted(ink).index(ink[item.answer_index]))
+        strokes = np.concatenate(_elements(odd, odd["drawn_levels"]))
+        assert len(odd["levels"][0]) == 1 and len(odd["levels"]) >= 3 and odd["params"]["strokes"] >= hpe.MIN_STROKES
+        width, height = np.ptp(strokes, axis=0)
+        assert 60 < width < 460 and 60 < height < 420
+    assert 0.85 < np.median(ratios) < 1.15 and min(ratios) > 0.6 and max(ratios) < 1.5, ratios
+    assert all(ranks.count(r) >= 8 for r in range(4)), ranks  # about 15 each
+
+
+def test_recursion_check_accepts_rules_and_rejects_near_misses() -> None:
+    item = hpe.generate(5, 3, hpe.PRESETS["medium"])
+    figures = item.scene["figures"]
+    regular = [f for i, f in enumerate(figures) if i != item.answer_index]
+    assert all(verify_hpe.is_recursive(f) for f in regular)
+    assert not verify_hpe.is_recursive(figures[item.answer_index])
+    for fig in regular:
+        mirrored = copy.deepcopy(fig)  # a mirror image of a recursive pattern is recursive
+        mirrored["levels"] = [[[[1000 - x, y] for x, y in e] for e in level] for level in fig["levels"]]
+        assert verify_hpe.is_recursive(mirrored)
+        nudged = copy.deepcopy(fig)  # one deep element 3 px off breaks the rule
+        nudged["levels"][-1][-1] = [[x + 3.0, y] for x, y in nudged["levels"][-1][-1]]
+        assert not verify_hpe.is_recursive(nudged), fig["family"]
+        shallow = copy.deepcopy(fig)
+        shallow["levels"] = shallow["levels"][:2]  # two levels cannot show a rule
+        assert not verify_hpe.is_recursive(shallow)
+    record = copy.deepcopy(item.record)
+    record["scene"]["figures"][item.answer_index] = copy.deepcopy(regular[0])
+    with pytest.raises(ValueError, match="0 figures"):
+        verify_hpe.verify(record)
+
+
+def test_every_family_builds_an_exact_rule() -> None:
+    """The local (parent-frame) construction equals the global rule the verifier fits, for each family and depth."""
+    rng = random.Random(1)
+    box = base.grid_boxes(2, 2)[0]
+    for family in hpe.FAMILIES:
+        for depth in range(2, hpe.MAX_DEPTH[family] + 1):
+            for asymmetric in (False, True):
+                params = hpe.sample_params(rng, family, depth, asymmetric)
+                fig = hpe._figure(family, depth, params, hpe.build_levels(family, params, depth), box)
+                assert verify_hpe.is_recursive(hpe._scene_figure({**fig, "odd": None})), (family, depth)
+                assert [len(level) for level in fig["pixel_levels"]] == [len(hpe.rule_maps(family, params)) ** k for k in range(depth + 1)]
+
+
+def test_speed(capsys) -> None:
+    lines = []
+    for name, config in hpe.PRESETS.items():
+        begin = time.perf_counter()
+        for index in range(10):
+            hpe.generate(99, index, config)
+        lines.append(f"HPE {name}: {10 / (time.perf_counter() - begin):.1f} items/s")
+    with capsys.disabled():
+        print("\n" + "\n".join(lines))
