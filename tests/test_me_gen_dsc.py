@@ -2,14 +2,18 @@
 
 Answers are re-derived by the independent verifier (motions replayed to t = 1 with its own
 formulas) over every preset and custom configs; validation, the presets' structure, the
-released ``answer`` text, pixels against the scene, and the distractors' distinctness
-(no option but the answer shows the t = 1 frame, none repeats another) are checked too.
+released ``answer`` text, pixels against the scene, the distractors' distinctness (no option
+but the answer shows the t = 1 frame, none repeats another), the 2 x 2 option design and the
+answer cues it removes (the answer as the options' centroid, the answer as the t = 0 frame)
+are checked too. Bulk checks use :func:`dsc.plan` (the scene without drawing) to stay fast.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import io
+import math
 import random
 import time
 
@@ -23,23 +27,42 @@ CUSTOM = [
     dsc.Config(moving_shapes=2, motions=dsc.SIMPLE + dsc.COMPOUND, distinct_motions=False, wrong_times=(0.5, 0.75, 1.25)),
     dsc.Config(moving_shapes=1, motions=dsc.PERIODIC, wrong_times=(1.25,)),
 ]
-PER_PRESET, PER_CUSTOM = 90, 35  # 340 verified items (PNG encoding dominates); benchmarks/verify_generators.py runs more
+CONFIGS = {**dsc.PRESETS, "custom1": CUSTOM[0], "custom2": CUSTOM[1]}
+PER_PRESET, PER_CUSTOM = 300, 100  # 1,100 verified scenes (plan + verify ~12 ms each); the cue statistics reuse the presets'
+RENDERED = 8  # full items (drawing, PNG, record) per config checked against their plan
+SEED = 2026
+
+
+@functools.cache
+def _plans(name: str) -> tuple[tuple[dict, list[str]], ...]:
+    count = PER_PRESET if name in dsc.PRESETS else PER_CUSTOM
+    return tuple(dsc.plan(SEED, index, CONFIGS[name]) for index in range(count))
 
 
 def _pixels(item: base.GeneratedItem) -> np.ndarray:
     return np.asarray(Image.open(io.BytesIO(item.image)).convert("RGB"), dtype=int)
 
 
-@pytest.mark.parametrize(
-    ("config", "count"),
-    [*((c, PER_PRESET) for c in dsc.PRESETS.values()), *((c, PER_CUSTOM) for c in CUSTOM)],
-    ids=[*dsc.PRESETS, "custom1", "custom2"],
-)
-def test_verifier_agrees_on_every_item(config: dsc.Config, count: int) -> None:
-    for index in range(count):
-        item = dsc.generate(2026, index, config)
-        assert verify_dsc.verify(item.record) == item.answer_index, index
-        assert sorted(item.record["option_types"]) == sorted([base.CORRECT, *dsc.DISTRACTOR_TYPES])
+def _answer(option_types: list[str]) -> int:
+    return option_types.index(base.CORRECT)
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_verifier_agrees_on_every_item(name: str) -> None:
+    for index, (scene, option_types) in enumerate(_plans(name)):
+        assert verify_dsc.verify({"scene": scene}) == _answer(option_types), (name, index)
+        assert option_types.count(base.CORRECT) == 1
+        assert set(option_types) - {base.CORRECT} <= set(dsc.DISTRACTOR_TYPES), option_types
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_generated_items_draw_their_plan(name: str) -> None:
+    """generate() is plan() plus the drawing: same scene and option types, and the released record is right."""
+    for index in range(RENDERED):
+        item = dsc.generate(SEED, index, CONFIGS[name])
+        scene, option_types = _plans(name)[index]
+        assert item.scene == scene and item.record["option_types"] == option_types
+        assert verify_dsc.verify(item.record) == item.answer_index
         assert item.record["fifth_label"] == f"({'abcd'[item.answer_index]})"
 
 
@@ -68,11 +91,11 @@ def test_presets_differ_structurally() -> None:
     assert set(dsc.PRESETS) == set(base.DIFFICULTIES)
     for name, (moving, pool) in expected.items():
         seen = set()
+        assert dsc.generate(5, 0, dsc.PRESETS[name]).record["difficulty"] == name
         for index in range(25):
-            item = dsc.generate(5, index, dsc.PRESETS[name])
-            assert item.record["difficulty"] == name
-            kinds = [s["motion"] and s["motion"]["type"] for s in item.scene["shapes"]]
-            assert item.scene["params"]["motion_types"] == kinds
+            scene, _ = dsc.plan(5, index, dsc.PRESETS[name])
+            kinds = [s["motion"] and s["motion"]["type"] for s in scene["shapes"]]
+            assert scene["params"]["motion_types"] == kinds
             moving_kinds = [k for k in kinds if k is not None]
             assert len(moving_kinds) == moving and set(moving_kinds) <= pool
             assert len(set(moving_kinds)) == len(moving_kinds)  # two movers never share a motion
@@ -125,19 +148,95 @@ def test_images_draw_the_recorded_poses() -> None:
 
 
 def test_options_are_distinct_and_only_the_answer_is_t1() -> None:
-    for name, config in dsc.PRESETS.items():
-        for index in range(20):
-            item = dsc.generate(21, index, config)
-            scene = item.scene
+    for name in dsc.PRESETS:
+        for index, (scene, option_types) in enumerate(_plans(name)[:60]):
             names = [s["name"] for s in scene["shapes"]]
             options = [o["poses"] for o in scene["options"]]
             for i in range(4):
                 for j in range(i + 1, 4):
                     assert dsc.frame_gap(names, options[i], options[j]) >= dsc.MIN_GAP, (name, index, i, j)
-            correct = options[item.answer_index]
+            correct = options[_answer(option_types)]
             assert dsc.frame_gap(names, correct, scene["frames"][-1]["poses"]) >= dsc.MIN_GAP  # the answer is not the last frame
-            expected = [dsc.pose_at(s["start"], s["motion"], 1.0) for s in scene["shapes"]]
-            assert correct == expected
+            assert correct == [dsc.pose_at(s["start"], s["motion"], 1.0) for s in scene["shapes"]]
+
+
+def test_options_form_a_two_by_two_design() -> None:
+    """Each shape is right or at its one recorded wrong pose, independently: the four options are the four cells,
+    and each distractor's type names the error of its wrong shape (both wrong: "swap" or "double")."""
+    for name in CONFIGS:
+        kinds_seen = set()
+        for scene, option_types in _plans(name)[:80]:
+            shapes, lures = scene["shapes"], scene["lures"]
+            right = [dsc.pose_at(s["start"], s["motion"], 1.0) for s in shapes]
+            wrong = [dsc.pose_at(s["start"], lure["motion"], lure["t"]) for s, lure in zip(shapes, lures, strict=True)]
+            cells = set()
+            for option, kind in zip(scene["options"], option_types, strict=True):
+                assert all(p in (r, w) for p, r, w in zip(option["poses"], right, wrong, strict=True))
+                bad = tuple(p == w for p, w in zip(option["poses"], wrong, strict=True))
+                cells.add(bad)
+                errors = [lure["kind"] for lure, b in zip(lures, bad, strict=True) if b]
+                if not errors:
+                    assert kind == base.CORRECT
+                elif len(errors) == 1:
+                    assert kind == errors[0]
+                else:
+                    assert kind == ("swap" if errors == ["copied_motion", "copied_motion"] else "double")
+            assert cells == {(False, False), (False, True), (True, False), (True, True)}
+            for shape, other, lure in zip(shapes, shapes[::-1], lures, strict=True):
+                kinds_seen.add(lure["kind"])
+                assert lure["shape"] == shape["name"]
+                if lure["kind"] == "copied_motion":
+                    assert lure["motion"] == other["motion"] and lure["t"] == 1.0
+                elif lure["kind"] == "wrong_time":
+                    assert lure["motion"] == shape["motion"] and lure["t"] in CONFIGS[name].wrong_times
+                else:
+                    assert lure["motion"]["type"] in CONFIGS[name].motions and lure["t"] == 1.0
+                    assert shape["motion"] is None or lure["motion"]["type"] != shape["motion"]["type"]
+                if shape["motion"] is not None and other["motion"] is None:  # a lone mover's error needs extrapolation
+                    assert lure["kind"] in ("wrong_time", "wrong_motion")
+        assert kinds_seen == {"copied_motion", "wrong_time", "wrong_motion"}, (name, kinds_seen)
+
+
+def _centroid_hit(distance: np.ndarray, answer: int) -> float:
+    """Chance that "pick the option with the smallest summed distance to the others" picks the answer (ties split)."""
+    sums = distance.sum(axis=1)
+    tied = np.flatnonzero(sums <= sums.min() + 1e-9 * max(1.0, float(sums.max())))
+    return float(answer in tied) / len(tied)
+
+
+def _option_panels(scene: dict) -> list[np.ndarray]:
+    """Each option's panel as drawn (grey levels), without the rest of the canvas."""
+    names, colours = [s["name"] for s in scene["shapes"]], [s["colour"] for s in scene["shapes"]]
+    return [np.asarray(dsc._panel(names, colours, o["poses"], scene["panel_px"]).convert("L"), dtype=float) for o in scene["options"]]
+
+
+@pytest.mark.parametrize("name", list(dsc.PRESETS))
+def test_no_answer_cue_from_option_similarity_ink_or_the_start_frame(name: str, capsys) -> None:
+    """Cues that find the answer without following the motions stay at chance (+ 3 SD) over the preset's items:
+    the option closest to the others (pose distance, pixel distance), a middle option by ink; and the answer
+    rarely is the t = 0 frame again with no other option looking like it (then "pick the start frame" would win)."""
+    plans = _plans(name)
+    n = len(plans)
+    pose = pixel = middle = start = 0.0
+    for scene, option_types in plans:
+        answer = _answer(option_types)
+        names = [s["name"] for s in scene["shapes"]]
+        options = [o["poses"] for o in scene["options"]]
+        pose += _centroid_hit(np.array([[dsc.frame_gap(names, a, b) for b in options] for a in options]), answer)
+        panels = _option_panels(scene)
+        pixel += _centroid_hit(np.array([[np.abs(a - b).sum() for b in panels] for a in panels]), answer)
+        ink = [float((p < 200).sum()) for p in panels]
+        middle += sorted(ink).index(ink[answer]) in (1, 2)
+        first = scene["frames"][0]["poses"]
+        like_start = [dsc.frame_gap(names, o, first) <= verify_dsc.TOLERANCE for o in options]
+        start += like_start[answer] and sum(like_start) == 1
+    rates = {"centroid (pose)": pose / n, "centroid (pixels)": pixel / n, "middle by ink": middle / n, "answer = t0 frame": start / n}
+    with capsys.disabled():
+        print(f"\nDSC {name} cues over {n} items: " + ", ".join(f"{k} {v:.1%}" for k, v in rates.items()))
+    assert rates["centroid (pose)"] <= 0.25 + 3 * math.sqrt(0.25 * 0.75 / n), rates
+    assert rates["centroid (pixels)"] <= 0.25 + 3 * math.sqrt(0.25 * 0.75 / n), rates
+    assert rates["middle by ink"] <= 0.5 + 3 * math.sqrt(0.25 / n), rates
+    assert rates["answer = t0 frame"] < 0.10, rates
 
 
 def test_verifier_catches_a_duplicate_answer_and_a_wrong_top_row() -> None:

@@ -3,18 +3,38 @@
 Two outlined shapes (distinct kinds and colours) each follow a motion, a parametric
 function of time giving the shape's pose (centre, angle, scale x/y, shear). The top
 row shows the frames at t = 0, 0.25, 0.5, 0.75 (headed "t=0.00"...); options A-D
-are candidate frames at t = 1.0. Distractors:
+are candidate frames at t = 1.0.
 
-* ``swap``: each shape moves with the other shape's motion (the correspondence between
-  shapes and motions is broken);
-* ``wrong_time``: the right motions at another time (0.5, 0.75 = the last frame shown,
-  or 1.25 = one step too far);
-* ``wrong_motion``: one moving shape follows a different motion of the preset's pool.
+Options follow a 2 x 2 design: each shape is shown either at its right t = 1 pose or at one
+wrong pose of its own, independently, so the four options are {both right (the answer),
+shape 1 wrong, shape 2 wrong, both wrong}. Every option then differs from two options in one
+shape and from one option in both: all four have the same distance profile, so "pick the
+option most like the others" finds nothing (distractors that each changed one aspect of the
+answer made the answer the options' centroid). A shape's wrong pose is one of:
+
+* ``wrong_time``: its own motion at another time (0.5, 0.75 = its pose in the last frame
+  shown, or 1.25 = one step too far);
+* ``wrong_motion``: another motion of the preset's pool;
+* ``copied_motion``: the other shape's motion (a still shape that moves like the mover, or
+  one of two moving shapes that moves like the other: the correspondence error).
+
+An option wrong in one shape has that shape's error as its type; the option wrong in both is
+``swap`` when both shapes copied each other's motion (the shapes exchanged motions) and
+``double`` otherwise. A still shape errs by moving (``copied_motion`` or ``wrong_motion``); a
+mover beside a still shape errs in time or motion (so its factor needs extrapolation); each of
+two movers errs by ``copied_motion`` half of the time and by ``wrong_time`` or ``wrong_motion``
+a quarter each. The lures are redrawn (the scene kept) until each shape's wrong pose is visibly
+wrong, and a draw that would surely make the answer a middle option by ink is kept only with
+probability ``INK_KEEP`` (copying a motion moves a size change from one shape to the other, which
+made the answer's ink typically lie between the distractors').
 
 Every frame is periodic-safe: the t = 1 frame differs visibly (outline Hausdorff distance at
 least ``MIN_GAP``) from every distractor, from the t = 0.75 frame and the distractors
 from each other, each moving shape visibly changes between consecutive frames, and
-everything stays inside the panel; an item failing a check is redrawn from the same RNG.
+everything stays inside the panel; an item failing a check is redrawn from the same RNG. A draft
+whose answer looks like the t = 0 frame again (two period-1 oscillations, or a turn by a symmetry
+angle of the shape) is kept only with probability ``RETURN_KEEP``, so "pick the start frame" is
+rarely right (it was for a third of medium items) while returning motions still occur.
 Options are labelled only by :func:`base.draw_option_labels` (the public generator's
 title leak is not reproduced).
 
@@ -24,7 +44,7 @@ Presets (structural parameters: how many shapes move and the motion pool):
   translate): a single constant change to extrapolate.
 * medium: both shapes move with two distinct motions drawn from the simple ones plus
   periodic ones (bounce, wiggle, pulsate, shear, stretch_x): two changes to track and
-  to keep attached to the right shape (``swap`` becomes a real lure).
+  to keep attached to the right shape (``copied_motion`` and ``swap`` become real lures).
 * hard: both shapes move with distinct compound or non-monotonic motions
   (rotate_back_and_forth, swirl = orbit + spin, compress_and_stretch, spin_pulsate =
   rotation + pulsation, zigzag = drift + perpendicular oscillation): several pose
@@ -46,7 +66,14 @@ from . import base
 
 TASK = "DSC"
 DEFAULT_ITEMS = 100
-DISTRACTOR_TYPES = ("swap", "wrong_time", "wrong_motion")
+DISTRACTOR_TYPES = ("wrong_time", "wrong_motion", "copied_motion", "swap", "double")
+PAIR_LURES = ("copied_motion", "copied_motion", "wrong_time", "wrong_motion")  # one of two movers' error (drawn uniformly)
+SOLO_LURES = ("wrong_time", "wrong_motion")  # a mover beside a still shape: its error needs extrapolating to see
+STILL_LURES = ("copied_motion", "wrong_motion")  # a still shape that moves
+RETURN_KEEP = 0.1  # share of drafts kept whose answer looks like the t = 0 frame again
+INK_KEEP = 0.3  # share of drafts kept whose answer is surely a middle option by ink (see _ink_middle)
+LURE_TRIES = 20  # lure draws per scene before the scene is redrawn
+INK_EPS = 0.01  # world units of outline length: a smaller difference in a shape's line is rasterisation noise
 
 TIMES = (0.0, 0.25, 0.5, 0.75)  # the frames shown in the top row
 ANSWER_T = 1.0
@@ -266,6 +293,24 @@ def frame_gap(names: list[str], first: list[dict[str, float]], second: list[dict
     return max(_set_gap(place(SAMPLES[n], p), place(SAMPLES[n], q)) for n, p, q in zip(names, first, second, strict=True))
 
 
+def _outline_length(name: str, pose: dict[str, float]) -> float:
+    """Length of a shape's drawn lines in a pose (world units): an option's ink is about proportional to it."""
+    return sum(float(np.hypot(*np.diff(place(np.asarray(p, dtype=float), pose), axis=0).T).sum()) for p in SHAPES[name])
+
+
+def _ink_middle(names: list[str], correct: list[dict[str, float]], wrong: list[dict[str, float]]) -> bool:
+    """Whether the answer is surely one of the two middle options by ink.
+
+    In the 2 x 2 design an option's ink is the sum of its shapes' inks, so the answer has the most or
+    the least ink when both shapes' right poses have more (or both less) line than their wrong poses,
+    and a middle rank when one has more and the other less. Copying a motion moves a size change from
+    one shape to the other, so the second case is the more frequent; drafts in it are thinned to
+    ``INK_KEEP`` so "pick a middle option by ink" stays near chance.
+    """
+    diffs = [_outline_length(n, c) - _outline_length(n, w) for n, c, w in zip(names, correct, wrong, strict=True)]
+    return diffs[0] * diffs[1] < 0 and min(abs(d) for d in diffs) > INK_EPS
+
+
 def _inside(names: list[str], poses: list[dict[str, float]]) -> bool:
     return all(np.abs(place(SAMPLES[n], p)).max() <= BOUND for n, p in zip(names, poses, strict=True))
 
@@ -300,46 +345,103 @@ def _frame(starts: list[dict[str, float]], motions: list[dict[str, Any] | None],
     return [pose_at(s, m, t) for s, m in zip(starts, motions, strict=True)]
 
 
+def _lure(rng: random.Random, config: Config, k: int, motions: list[dict[str, Any] | None], wrong_time: float) -> dict[str, Any]:
+    """Shape k's wrong pose at t = 1 as the motion and time that produce it (kind names the error).
+
+    A still shape moves, with the other shape's motion or another one of the pool (it should not move;
+    another motion covers a copied turn that a symmetric shape would hide); a moving shape beside a
+    still one is shown at a wrong time or with another motion (so its factor needs extrapolation); one
+    of two moving shapes may also copy the other's motion (the correspondence error; both copying is
+    the classic swap).
+    """
+    other = motions[1 - k]
+    kind = rng.choice(STILL_LURES if motions[k] is None else SOLO_LURES if other is None else PAIR_LURES)
+    if kind == "copied_motion":
+        return {"kind": kind, "motion": other, "t": ANSWER_T}
+    if kind == "wrong_time":
+        return {"kind": kind, "motion": motions[k], "t": wrong_time}
+    used = {m["type"] for m in motions if m is not None}
+    own = motions[k]["type"] if motions[k] is not None else None
+    pool = [m for m in config.motions if m not in used] or [m for m in config.motions if m != own]
+    return {"kind": kind, "motion": sample_motion(rng, rng.choice(pool)), "t": ANSWER_T}
+
+
+def _option_type(kinds: list[str]) -> str:
+    """A distractor's type: the one wrong shape's error, or for both wrong "swap" (shapes exchange motions) / "double"."""
+    if len(kinds) == 1:
+        return kinds[0]
+    return "swap" if kinds == ["copied_motion", "copied_motion"] else "double"
+
+
+def _distractors(
+    correct: list[dict[str, float]], wrong: list[dict[str, float]], lures: list[dict[str, Any]]
+) -> list[tuple[str, list[dict[str, float]]]]:
+    """The other three cells of the 2 x 2 design (each shape right or wrong, independently).
+
+    Every option then differs from two options in one shape and from one in both, so all four options
+    have the same distance profile and the answer is not the options' centroid (the flaw of distractors
+    that each change one aspect of the answer).
+    """
+    out = []
+    for bad in ((True, False), (False, True), (True, True)):
+        poses = [w if b else c for c, w, b in zip(correct, wrong, bad, strict=True)]
+        out.append((_option_type([lure["kind"] for lure, b in zip(lures, bad, strict=True) if b]), poses))
+    return out
+
+
+def _wrong_poses(
+    rng: random.Random, config: Config, names: list[str], starts: list[dict[str, float]], motions: list[dict[str, Any] | None]
+) -> tuple[list[dict[str, Any]], list[dict[str, float]]] | None:
+    """Each shape's lure and wrong pose, redrawn (the scene kept) until the wrong poses are usable.
+
+    Usable: inside the panel, each visibly different from the shape's right pose (so all four options
+    differ), and, when the answer would surely be a middle option by ink, only with probability
+    ``INK_KEEP``. Thinning lure draws, not scenes, keeps the ink balance from skewing which motions occur.
+    """
+    correct = _frame(starts, motions, ANSWER_T)
+    for _ in range(LURE_TRIES):
+        wrong_time = rng.choice(config.wrong_times)
+        lures = [_lure(rng, config, k, motions, wrong_time) for k in range(2)]
+        wrong = [pose_at(s, lure["motion"], lure["t"]) for s, lure in zip(starts, lures, strict=True)]
+        if not _inside(names, wrong) or any(frame_gap([n], [c], [w]) < MIN_GAP for n, c, w in zip(names, correct, wrong, strict=True)):
+            continue
+        if _ink_middle(names, correct, wrong) and rng.random() >= INK_KEEP:
+            continue
+        return lures, wrong
+    return None
+
+
 def _candidate(rng: random.Random, config: Config) -> dict[str, Any] | None:
     """A scene draft, or None when one of the visibility / periodicity checks fails."""
     names = rng.sample(sorted(SHAPES), 2)
     colours = rng.sample(sorted(PALETTE), 2)
     starts = _start_poses(rng)
     motions = _motions(rng, config)
-    wrong_time = rng.choice(config.wrong_times)
-    lured = rng.choice([k for k, m in enumerate(motions) if m is not None])
-    other_kind = rng.choice([m for m in config.motions if m != motions[lured]["type"]])
-    lure = list(motions)
-    lure[lured] = sample_motion(rng, other_kind)
-
     top = [_frame(starts, motions, t) for t in TIMES]
     correct = _frame(starts, motions, ANSWER_T)
-    distractors = [
-        ("swap", _frame(starts, motions[::-1], ANSWER_T)),
-        ("wrong_time", _frame(starts, motions, wrong_time)),
-        ("wrong_motion", _frame(starts, lure, ANSWER_T)),
-    ]
-    frames = [*top, correct, *(f for _, f in distractors)]
-    if not all(_inside(names, f) for f in frames):
+    if not all(_inside(names, f) for f in (*top, correct)):
         return None
     for k, motion in enumerate(motions):
         steps = [frame_gap([names[k]], [a[k]], [b[k]]) for a, b in zip(top[:-1], top[1:], strict=True)]
         if motion is not None and min(steps) < MIN_STEP:
             return None
-    shown = [correct, *(f for _, f in distractors)]
-    gaps = [frame_gap(names, a, b) for i, a in enumerate(shown) for b in shown[i + 1 :]]
-    if min(gaps) < MIN_GAP or frame_gap(names, correct, top[-1]) < MIN_GAP:
+    if frame_gap(names, correct, top[-1]) < MIN_GAP:
         return None
+    if frame_gap(names, correct, top[0]) < MIN_GAP and rng.random() >= RETURN_KEEP:
+        return None  # an answer that is the t = 0 frame again is kept rarely: matching t = 0 must not be a strategy
+    drawn = _wrong_poses(rng, config, names, starts, motions)
+    if drawn is None:
+        return None
+    lures, wrong = drawn
     return {
         "names": names,
         "colours": colours,
         "starts": starts,
         "motions": motions,
-        "lure": {"shape": lured, "motion": lure[lured]},
-        "wrong_time": wrong_time,
+        "lures": [{"shape": n, **lure} for n, lure in zip(names, lures, strict=True)],
         "top": top,
         "correct": correct,
-        "distractors": distractors,
+        "distractors": _distractors(correct, wrong, lures),
     }
 
 
@@ -385,7 +487,12 @@ def _describe(names: list[str], motions: list[dict[str, Any] | None]) -> str:
     return text[0].upper() + text[1:]
 
 
-def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
+def plan(seed: int, index: int, config: Config) -> tuple[dict[str, Any], list[str]]:
+    """The item's scene and option types, everything :func:`generate` makes except the drawing.
+
+    Split out so statistics over many items (answer cues, option structure) need not pay for
+    rendering and PNG encoding; :func:`generate` draws exactly this scene.
+    """
     rng = base.item_rng(seed, TASK, index, config)
     for _ in range(MAX_TRIES):
         draft = _candidate(rng, config)
@@ -395,27 +502,40 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         raise RuntimeError(f"DSC: no valid scene in {MAX_TRIES} tries for {config}")
     options, option_types = base.place_options(rng, draft["correct"], draft["distractors"])
     frame_boxes, option_boxes, size = _layout()
-    names, colours = draft["names"], draft["colours"]
-    img = base.canvas()
-    for box, t, poses in zip(frame_boxes, TIMES, draft["top"], strict=True):
-        _paste(img, _panel(names, colours, poses, size), box)
-        base.draw_label(img, box, f"t={t:.2f}", base.HEADING_FONT)
-    for box, poses in zip(option_boxes, options, strict=True):
-        _paste(img, _panel(names, colours, poses, size), box)
-    base.draw_option_labels(img, option_boxes)
     scene = {
         "world_half_extent": HALF,
         "panel_px": size,
         "shapes": [
             {"name": n, "colour": c, "rgb": list(PALETTE[c]), "start": s, "motion": m}
-            for n, c, s, m in zip(names, colours, draft["starts"], draft["motions"], strict=True)
+            for n, c, s, m in zip(draft["names"], draft["colours"], draft["starts"], draft["motions"], strict=True)
         ],
         "frames": [{"t": t, "box": list(box), "poses": poses} for t, box, poses in zip(TIMES, frame_boxes, draft["top"], strict=True)],
         "options": [{"poses": poses} for poses in options],
         "option_boxes": [list(box) for box in option_boxes],
-        "lure": draft["lure"],
-        "wrong_time": draft["wrong_time"],
+        "lures": draft["lures"],
         "params": {**dataclasses.asdict(config), "motion_types": [m and m["type"] for m in draft["motions"]]},
     }
-    extra = {"answer": _describe(names, draft["motions"])}
-    return base.make_item(TASK, seed, index, img, option_types, base.preset_name(config, PRESETS), scene, extra)
+    return scene, option_types
+
+
+def _render(scene: dict[str, Any]) -> Image.Image:
+    """The item image: the top-row frames with their time headings, then the options and their letters."""
+    names = [s["name"] for s in scene["shapes"]]
+    colours = [s["colour"] for s in scene["shapes"]]
+    size = scene["panel_px"]
+    img = base.canvas()
+    for frame in scene["frames"]:
+        box = tuple(frame["box"])
+        _paste(img, _panel(names, colours, frame["poses"], size), box)
+        base.draw_label(img, box, f"t={frame['t']:.2f}", base.HEADING_FONT)
+    option_boxes = [tuple(box) for box in scene["option_boxes"]]
+    for box, option in zip(option_boxes, scene["options"], strict=True):
+        _paste(img, _panel(names, colours, option["poses"], size), box)
+    base.draw_option_labels(img, option_boxes)
+    return img
+
+
+def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
+    scene, option_types = plan(seed, index, config)
+    extra = {"answer": _describe([s["name"] for s in scene["shapes"]], [s["motion"] for s in scene["shapes"]])}
+    return base.make_item(TASK, seed, index, _render(scene), option_types, base.preset_name(config, PRESETS), scene, extra)
