@@ -1,0 +1,657 @@
+"""VCS Visual Conceptual Slippage: six figures, five carry one concept on different surfaces, one violates it.
+
+The concept (spacing, alignment, number, enclosure, symmetry, topology, border,
+hollowness, word symmetry) is the same in five figures while everything on the
+surface slips: each figure uses its own object shape and its own colour, sizes vary,
+and the arrangement (direction of a row, axis of a mirror, frame shape, container)
+varies in pairs, so no surface feature singles out one figure. The odd one shows the
+concept broken (an uneven gap, an element off the line, another count, a shape poking
+out of its container, a displaced element, another number of holes, no frame, filled
+shapes, a word with a letter that has no mirror axis).
+
+Structural parameters: which concepts an item may use and ``deviation``, the size of
+the violation for the graded ones (spacing: one interior element moved along the row
+by deviation x half a gap; alignment: one or two elements moved off the line by
+deviation x 1.5 element diameters; enclosure: the inner shape's centre
+(deviation - 0.5) element diameters beyond the container's rim; symmetry: one element
+moved by (0.5 + deviation) element diameters; number: counts differ by
+max(1, round(2 x deviation))). Presets follow the paper's grouping:
+
+* ``easy``: number, hollowness, border; deviation 1.0 (counts differ by two). The
+  violation is large and visible at a glance: two shapes more or fewer, filled instead
+  of outlined shapes, no frame at all.
+* ``medium``: alignment, spacing, enclosure; deviation 0.6. The violation is a
+  clearly visible shift of one element, but it has to be looked for: the rows run in
+  different directions with different objects and counts, containers differ.
+* ``hard``: symmetry, topology (number of holes), word symmetry; deviation 0.35. The
+  violation is subtle and needs a relation checked element by element: one element
+  of mirrored pairs displaced (axes in four directions), one hole more or less among
+  holes of assorted shapes and sizes, one letter of a word without a mirror axis.
+
+Ink and extent are balanced by design, so neither singles out the odd figure: counts
+and hole numbers leave the total area unchanged (shapes or holes are sized from a
+total drawn independently of the number), filled shapes are as small as an outlined
+shape's rim is large, a frame-less figure spreads over the frame's extent with the
+frame's ink added to its shapes, a container whose inner shape crosses its rim is drawn
+a little smaller, and scattered arrangements are stretched to a box drawn for every
+figure alike.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from PIL import Image, ImageDraw
+
+from . import base
+
+TASK = "VCS"
+DEFAULT_ITEMS = 100
+
+CONCEPTS = ("spacing", "alignment", "number", "enclosure", "symmetry", "topology", "border", "hollowness", "word_symmetry")
+NAMES = {c: c.replace("_", " ") for c in CONCEPTS}  # as the released ``concept`` sentence spells them
+
+SHAPES = ("circle", "ellipse", "square", "rhombus", "triangle", "pentagon", "hexagon", "star", "cross")
+CONVEX_SHAPES = ("circle", "ellipse", "square", "pentagon", "hexagon")
+DISTRACTOR_TYPES = (*(f"conform_{s}" for s in SHAPES), "conform_word")  # a conforming figure is named by its object
+PALETTE = (
+    (200, 40, 40),
+    (30, 90, 200),
+    (30, 150, 60),
+    (230, 130, 20),
+    (130, 50, 170),
+    (20, 150, 160),
+    (100, 100, 100),
+    (190, 60, 130),
+)
+INNER_COLOUR = (40, 40, 40)
+ROOM = (284.0, 404.0)  # usable width and height of a panel's content box
+DIRECTIONS = {"horizontal": 0.0, "vertical": 90.0, "diagonal": 45.0, "antidiagonal": 135.0}
+
+# Words in upper case: every letter has a vertical mirror axis (A H I M O T U V W X Y), or exactly one does not.
+SYMMETRIC_LETTERS = frozenset("AHIMOTUVWXY")
+SYMMETRIC_WORDS = (
+    "MATH", "MOTH", "YOUTH", "TOY", "WAX", "HAT", "VAT", "WHY", "AUTO", "TAXI", "MAT", "WAY", "YAM", "OATH", "HIT", "HIM",
+    "MIX", "WIT", "TAX", "OUT", "AMMO", "ATOM", "WHAT", "HOW", "MOW", "TOW", "VOW", "AXIOM", "HAY", "MAY", "WAIT", "MOUTH",
+    "TAUT", "IOTA", "VIA", "AWAY", "TOMATO", "MOTTO",
+)  # fmt: skip
+ASYMMETRIC_WORDS = (
+    "MATE", "HOME", "TIME", "ITEM", "HATS", "MAP", "TOP", "TIP", "HOP", "MOP", "COAT", "BOAT", "GOAT", "TOAD", "HOLY", "ARMY",
+    "WARM", "TOWN", "MINT", "HUNT", "AUNT", "TAIL", "MAIL", "HALT", "VOTE", "JOY", "TOYS", "WAYS", "HOUR", "YOUR", "TOUR",
+    "MOTHS", "WHEAT", "YOUTHS", "MOUTHS", "TAXIS",
+)  # fmt: skip
+
+Point = tuple[float, float]
+Poly = list[Point]
+RGB = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Config:
+    concepts: tuple[str, ...] = CONCEPTS  # concepts an item may use
+    deviation: float = 0.6  # size of the violation for the graded concepts (see module docstring)
+
+    def __post_init__(self) -> None:
+        if not self.concepts or len(set(self.concepts)) != len(self.concepts):
+            raise ValueError(f"concepts must be distinct names from {CONCEPTS}, got {self.concepts!r}")
+        for name in self.concepts:
+            base.check_choice("concepts", name, CONCEPTS)
+        base.check_range("deviation", self.deviation, 0.25, 1.5)
+
+
+PRESETS = {
+    "easy": Config(concepts=("number", "hollowness", "border"), deviation=1.0),
+    "medium": Config(concepts=("alignment", "spacing", "enclosure"), deviation=0.6),
+    "hard": Config(concepts=("symmetry", "topology", "word_symmetry"), deviation=0.35),
+}
+
+
+# --- shapes -------------------------------------------------------------------------------------------------------
+
+
+@functools.cache
+def unit_shape(name: str) -> tuple[Point, ...]:
+    """Outline of radius 1 (circumradius), mirror-symmetric about the x axis."""
+    if name in ("circle", "ellipse"):
+        k = 40
+        sy = 0.6 if name == "ellipse" else 1.0
+        return tuple((math.cos(2 * math.pi * i / k), sy * math.sin(2 * math.pi * i / k)) for i in range(k))
+    if name == "rhombus":
+        return ((1.0, 0.0), (0.0, 0.62), (-1.0, 0.0), (0.0, -0.62))
+    if name == "star":
+        return tuple(
+            ((1.0 if i % 2 == 0 else 0.45) * math.cos(math.pi * i / 5), (1.0 if i % 2 == 0 else 0.45) * math.sin(math.pi * i / 5))
+            for i in range(10)
+        )
+    if name == "cross":
+        a, b = 1.0, 0.34
+        return ((a, -b), (a, b), (b, b), (b, a), (-b, a), (-b, b), (-a, b), (-a, -b), (-b, -b), (-b, -a), (b, -a), (b, -b))
+    sides = {"triangle": 3, "square": 4, "pentagon": 5, "hexagon": 6}[name]
+    offset = math.pi / 4 if name == "square" else 0.0  # a square with its sides level, still symmetric about x
+    return tuple((math.cos(offset + 2 * math.pi * i / sides), math.sin(offset + 2 * math.pi * i / sides)) for i in range(sides))
+
+
+def area(poly: Poly | tuple[Point, ...]) -> float:
+    return abs(sum(poly[i - 1][0] * poly[i][1] - poly[i][0] * poly[i - 1][1] for i in range(len(poly)))) / 2
+
+
+@functools.cache
+def inradius(name: str) -> float:
+    """Distance from the centre to the nearest point of the outline (radius 1)."""
+    pts = unit_shape(name)
+    best = math.inf
+    for i in range(len(pts)):
+        (x0, y0), (x1, y1) = pts[i - 1], pts[i]
+        dx, dy = x1 - x0, y1 - y0
+        t = max(0.0, min(1.0, -(x0 * dx + y0 * dy) / (dx * dx + dy * dy)))
+        best = min(best, math.hypot(x0 + t * dx, y0 + t * dy))
+    return best
+
+
+def place(name: str, centre: Point, radius: float, angle: float, mirror: bool = False) -> Poly:
+    """The shape scaled, optionally mirrored about its x axis, turned by ``angle`` degrees and moved to ``centre``."""
+    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    out = []
+    for x, y in unit_shape(name):
+        y = -y if mirror else y
+        out.append((centre[0] + radius * (c * x - s * y), centre[1] + radius * (s * x + c * y)))
+    return out
+
+
+def radius_for_area(name: str, target: float) -> float:
+    return math.sqrt(target / area(unit_shape(name)))
+
+
+@dataclass
+class Element:
+    outer: Poly
+    holes: list[Poly] = field(default_factory=list)
+    colour: RGB = (0, 0, 0)
+
+    def shifted(self, dx: float, dy: float) -> Element:
+        move = lambda poly: [(x + dx, y + dy) for x, y in poly]  # noqa: E731
+        return Element(move(self.outer), [move(h) for h in self.holes], self.colour)
+
+
+@dataclass
+class Word:
+    text: str
+    size: int
+    centre: Point
+    colour: RGB
+
+
+@dataclass
+class Figure:
+    elements: list[Element]
+    surface: str  # the object carrying the concept (option type "conform_<surface>")
+    word: Word | None = None
+
+
+def ring(name: str, centre: Point, radius: float, angle: float, thickness: float, colour: RGB) -> Element:
+    """An outlined shape: the outline filled, the inside (the same shape shrunk by the thickness) cut out."""
+    inner = radius - thickness / inradius(name)
+    return Element(place(name, centre, radius, angle), [place(name, centre, inner, angle)], colour)
+
+
+# --- arrangements -------------------------------------------------------------------------------------------------
+
+
+def scatter(rng: random.Random, radii: list[float], half_w: float, half_h: float, gap: float = 0.35) -> list[Point] | None:
+    """Centres inside the box whose circumscribed circles keep ``gap`` radii apart, or None."""
+    centres: list[Point] = []
+    for r in radii:
+        for _ in range(300):
+            p = (rng.uniform(-half_w + r, half_w - r), rng.uniform(-half_h + r, half_h - r))
+            if all(math.dist(p, q) >= (r + rq) * (1 + gap) for q, rq in zip(centres, radii, strict=False)):
+                centres.append(p)
+                break
+        else:
+            return None
+    return centres
+
+
+def scatter_shrinking(rng: random.Random, radii: list[float], half_w: float, half_h: float, gap: float = 0.35) -> list[Point]:
+    """Scatter, shrinking the shapes a little after each failure (in place) until they fit."""
+    while True:
+        centres = scatter(rng, radii, half_w, half_h, gap)
+        if centres is not None:
+            return centres
+        radii[:] = [r * 0.95 for r in radii]
+
+
+def span(centres: list[Point], radii: list[float], half_w: float, half_h: float) -> list[Point]:
+    """Stretch the arrangement about its middle (never shrink it: shapes only move apart) to reach the box's edges.
+
+    The extent of a figure is then set by its box, drawn independently of the count and size of its shapes.
+    """
+    reach_x, reach_y = half_w - max(radii), half_h - max(radii)
+    xs, ys = [p[0] for p in centres], [p[1] for p in centres]
+    kx = 2 * reach_x / (max(xs) - min(xs)) if max(xs) - min(xs) > 1e-9 else 1.0
+    ky = 2 * reach_y / (max(ys) - min(ys)) if max(ys) - min(ys) > 1e-9 else 1.0
+    kx, ky = max(kx, 1.0), max(ky, 1.0)
+    mx, my = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+    return [((x - mx) * kx, (y - my) * ky) for x, y in centres]
+
+
+def row(count: int, gap: float, direction: float) -> list[Point]:
+    """Evenly spaced centres on a line through the origin."""
+    c, s = math.cos(math.radians(direction)), math.sin(math.radians(direction))
+    return [((k - (count - 1) / 2) * gap * c, (k - (count - 1) / 2) * gap * s) for k in range(count)]
+
+
+def fits(points: list[Point], margin: float) -> bool:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return max(xs) - min(xs) + 2 * margin <= ROOM[0] and max(ys) - min(ys) + 2 * margin <= ROOM[1]
+
+
+def pairs_shuffled(rng: random.Random, options: list, count: int = 6) -> list:
+    """``count`` values drawn three at a time and used twice each: no value is carried by a single figure."""
+    chosen = rng.sample(options, count // 2)
+    out = [v for v in chosen for _ in range(2)]
+    rng.shuffle(out)
+    return out
+
+
+# --- concepts: each returns the figure, conforming or violating ----------------------------------------------------
+
+
+def number_figure(rng: random.Random, shape: str, colour: RGB, count: int) -> Figure:
+    """``count`` separate copies of the shape; their total area is drawn independently of the count."""
+    total = rng.uniform(0.85, 1.15) * 9000.0
+    half_w, half_h = rng.uniform(105, 135), rng.uniform(115, 170)
+    radii = [radius_for_area(shape, total / count) * rng.uniform(0.9, 1.1) for _ in range(count)]
+    centres = span(scatter_shrinking(rng, radii, half_w, half_h), radii, half_w, half_h)
+    return Figure([Element(place(shape, c, r, rng.uniform(0, 360)), [], colour) for c, r in zip(centres, radii, strict=True)], shape)
+
+
+def hollowness_figure(rng: random.Random, shape: str, colour: RGB, count: int, hollow: bool) -> Figure:
+    """Outlined copies (a thick rim around a hole), or filled ones of equal expected ink (hence smaller)."""
+    size = rng.uniform(0.85, 1.15) * 60.0 / math.sqrt(count)
+    ring_fraction = max(rng.uniform(0.3, 0.38), 5.0 / (size * inradius(shape)))  # rim over inradius; 5 px at least
+    if not hollow:  # same ink: area of the filled shape = area of the rim
+        size *= math.sqrt(1 - (1 - ring_fraction) ** 2)
+    half_w, half_h = rng.uniform(105, 135), rng.uniform(115, 170)
+    radii = [size * rng.uniform(0.9, 1.1) for _ in range(count)]
+    centres = span(scatter_shrinking(rng, radii, half_w, half_h, gap=0.5), radii, half_w, half_h)
+    elements = []
+    for c, r in zip(centres, radii, strict=True):
+        angle = rng.uniform(0, 360)
+        if hollow:
+            elements.append(ring(shape, c, r, angle, ring_fraction * r * inradius(shape), colour))
+        else:
+            elements.append(Element(place(shape, c, r, angle), [], colour))
+    return Figure(elements, shape)
+
+
+FRAMES = ("square", "circle", "hexagon", "pentagon")
+
+
+def border_figure(rng: random.Random, shape: str, colour: RGB, frame: str, count: int, framed: bool) -> Figure:
+    """Filled shapes inside an outlined frame; without the frame they spread over the frame's extent, with its ink added."""
+    angle = 90.0 if frame == "pentagon" else 0.0
+    unit_half = max(max(abs(x), abs(y)) for x, y in place(frame, (0.0, 0.0), 1.0, angle))
+    frame_r = rng.uniform(110, 135) / unit_half
+    thickness = 7.0
+    frame_el = ring(frame, (0.0, 0.0), frame_r, angle, thickness, colour)
+    frame_ink = area(frame_el.outer) - area(frame_el.holes[0])
+    inside = ((frame_r - thickness / inradius(frame)) * inradius(frame) - 6) / math.sqrt(2)  # a square inside the frame's hole
+    ink = rng.uniform(0.85, 1.15) * 0.2 * (2 * inside) ** 2 + (0 if framed else frame_ink)
+    if framed:
+        half_w = half_h = inside
+    else:  # the frame's extent (a little more: shapes rarely reach their circumscribed circle)
+        half_w = 1.045 * (max(x for x, _ in frame_el.outer) - min(x for x, _ in frame_el.outer)) / 2
+        half_h = 1.045 * (max(y for _, y in frame_el.outer) - min(y for _, y in frame_el.outer)) / 2
+    radii = [radius_for_area(shape, ink / count) * rng.uniform(0.9, 1.1) for _ in range(count)]
+    centres = scatter_shrinking(rng, radii, half_w, half_h, gap=0.3)
+    if not framed:
+        centres = span(centres, radii, half_w, half_h)
+    elements = [Element(place(shape, c, r, rng.uniform(0, 360)), [], colour) for c, r in zip(centres, radii, strict=True)]
+    return Figure([frame_el, *elements] if framed else elements, shape)
+
+
+def line_figure(
+    rng: random.Random, shape: str, colour: RGB, count: int, direction: float, concept: str, violate: bool, deviation: float
+) -> Figure:
+    """Copies of the shape in a row; violations move an interior one along the row or one or two off it."""
+    while True:
+        heading = direction + rng.uniform(-6, 6)
+        spread = rng.uniform(1.45, 2.0)  # centre distance over diameter
+        off = 3 * deviation if concept == "alignment" else 0.0  # room for elements moved off the line (in radii)
+        ux, uy = abs(math.cos(math.radians(heading))), abs(math.sin(math.radians(heading)))
+        # extent along x: ux * (count - 1) * 2 r spread + 2 r (1 + off uy) <= width (likewise y); the largest r allowed
+        limit = min(
+            (room - 8) / (u * (count - 1) * 2 * spread + 2 * (1 + off * v)) for room, u, v in ((ROOM[0], ux, uy), (ROOM[1], uy, ux))
+        )
+        r = min(rng.uniform(16, 24), limit)
+        if r < 11:
+            continue
+        gap = 2 * r * spread
+        centres = row(count, gap, heading)
+        if violate:
+            centres = _break_row(rng, centres, r, gap, concept, deviation)
+        angle = rng.uniform(0, 360)  # one orientation for the whole row
+        return Figure([Element(place(shape, c, r, angle), [], colour) for c in centres], shape)
+
+
+def _break_row(rng: random.Random, centres: list[Point], r: float, gap: float, concept: str, deviation: float) -> list[Point]:
+    (x0, y0), (x1, y1) = centres[0], centres[-1]
+    length = math.hypot(x1 - x0, y1 - y0)
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    out = list(centres)
+    if concept == "spacing":
+        k = rng.randrange(1, len(centres) - 1)
+        step = rng.choice((-1, 1)) * deviation * gap / 2
+        out[k] = (out[k][0] + step * ux, out[k][1] + step * uy)
+        return out
+    moved = rng.sample(range(len(centres)), 2 if len(centres) >= 5 and rng.random() < 0.5 else 1)
+    side = rng.choice((-1, 1))
+    for k in moved:
+        off = side * deviation * 1.5 * 2 * r
+        out[k] = (out[k][0] - off * uy, out[k][1] + off * ux)
+        side = -side
+    return out
+
+
+def enclosure_figure(rng: random.Random, container: str, inner: str, colour: RGB, enclosed: bool, deviation: float) -> Figure:
+    """An outlined container and a filled shape inside it, or crossing its rim (the violation).
+
+    The crossing shape widens the figure, so the violating container is drawn a little smaller (its shape, not the
+    inner one) and the inner shape a little larger (the part over the rim hides ink): extent and ink stay balanced.
+    """
+    big = rng.uniform(95, 125)
+    angle = rng.uniform(0, 360)
+    hole_in = (big - 8.0 / inradius(container)) * inradius(container)  # inradius of the hole
+    small = rng.uniform(0.3, 0.4) * hole_in
+    turn = rng.uniform(0, 360)
+    if enclosed:
+        box = ring(container, (0.0, 0.0), big, angle, 8.0, colour)
+        reach = hole_in - small - 6
+        d, phi = rng.uniform(0, reach), rng.uniform(0, 2 * math.pi)
+    else:
+        box = ring(container, (0.0, 0.0), big * 0.96, angle, 8.0, colour)
+        small *= 1.2
+        phi = rng.uniform(0, 2 * math.pi)
+        d = _ray_to_outline(box.outer, phi) + (deviation - 0.5) * 2 * small
+    centre = (d * math.cos(phi), d * math.sin(phi))
+    return Figure([box, Element(place(inner, centre, small, turn), [], INNER_COLOUR)], inner)
+
+
+def _ray_to_outline(poly: Poly, phi: float) -> float:
+    """Distance from the origin to the outline along direction phi."""
+    dx, dy = math.cos(phi), math.sin(phi)
+    best = math.inf
+    for i in range(len(poly)):
+        (x0, y0), (x1, y1) = poly[i - 1], poly[i]
+        ex, ey = x1 - x0, y1 - y0
+        denom = dx * ey - dy * ex
+        if abs(denom) < 1e-12:
+            continue
+        t = (x0 * ey - y0 * ex) / denom
+        u = (x0 * dy - y0 * dx) / denom
+        if t > 0 and 0 <= u <= 1:
+            best = min(best, t)
+    return best
+
+
+def symmetry_figure(
+    rng: random.Random, shape: str, colour: RGB, axis: float, layout: tuple[int, bool], symmetric: bool, deviation: float
+) -> Figure:
+    """Mirrored pairs of the shape (and perhaps one on the axis); the violation moves one paired element."""
+    c, s = math.cos(math.radians(axis)), math.sin(math.radians(axis))
+    to_world = lambda u, v: (u * c - v * s, u * s + v * c)  # noqa: E731  (u along the axis, v across it)
+    pairs, on_axis = layout
+    while True:
+        sizes = [rng.uniform(18, 28) for _ in range(pairs)]
+        items = []  # (u, v, radius, angle in the axis frame)
+        ok = True
+        for r in sizes:
+            for _ in range(200):
+                u, v = rng.uniform(-120, 120), rng.uniform(r + 10, 120)
+                if math.hypot(u, v) > 128 - r:  # any axis direction must fit the panel
+                    continue
+                if all(math.hypot(u - u2, v - v2) > (r + r2) * 1.5 for u2, v2, r2, _ in items) and all(
+                    math.hypot(u - u2, v + v2) > (r + r2) * 1.5 for u2, v2, r2, _ in items
+                ):
+                    items.append((u, v, r, rng.uniform(0, 360)))
+                    break
+            else:
+                ok = False
+        if not ok:
+            continue
+        axis_item = None
+        if on_axis:
+            r = rng.uniform(18, 28)
+            u = rng.uniform(-100, 100)
+            if not all(math.hypot(u - u2, v2) > (r + r2) * 1.5 for u2, v2, r2, _ in items):
+                continue
+            axis_item = (u, 0.0, r, rng.choice((0.0, 180.0)))
+        elements = []
+        for u, v, r, a in items:
+            elements.append(place(shape, to_world(u, v), r, axis + a))
+            elements.append(place(shape, to_world(u, -v), r, axis - a, mirror=True))
+        if axis_item is not None:
+            u, v, r, a = axis_item
+            elements.append(place(shape, to_world(u, v), r, axis + a))
+        if not symmetric:
+            elements = _displace_one(rng, elements, items, shape, axis, deviation, to_world)
+            if elements is None or has_mirror_axis(elements):
+                continue
+        if fits([p for e in elements for p in e], 6):
+            return Figure([Element(e, [], colour) for e in elements], shape)
+
+
+def _displace_one(
+    rng: random.Random,
+    elements: list[Poly],
+    items: list[tuple[float, float, float, float]],
+    shape: str,
+    axis: float,
+    deviation: float,
+    to_world: Callable[[float, float], Point],
+) -> list[Poly] | None:
+    """Move one paired element by (0.5 + deviation) diameters, keeping clear of the others; None if it cannot."""
+    k = rng.randrange(len(items))
+    u, v, r, a = items[k]
+    side = rng.choice((0, 1))
+    for _ in range(50):
+        phi = rng.uniform(0, 2 * math.pi)
+        shift = (0.5 + deviation) * 2 * r
+        nu, nv = u + shift * math.cos(phi), (v if side == 0 else -v) + shift * math.sin(phi)
+        if abs(nv) < r + 6:
+            continue
+        centre = to_world(nu, nv)
+        others = [e for j, e in enumerate(elements) if j != 2 * k + side]
+        if all(min(math.dist(centre, p) for p in e) > r + 8 for e in others):
+            angle = axis + a if side == 0 else axis - a
+            moved = place(shape, centre, r, angle, mirror=side == 1)
+            out = list(elements)
+            out[2 * k + side] = moved
+            return out
+    return None
+
+
+def has_mirror_axis(elements: list[Poly]) -> bool:
+    """Could some line mirror the arrangement? Compares element centres and sizes only (so it errs on the side of yes)."""
+    centres = [(sum(x for x, _ in e) / len(e), sum(y for _, y in e) / len(e)) for e in elements]
+    sizes = [area(e) for e in elements]
+    gx, gy = sum(x for x, _ in centres) / len(centres), sum(y for _, y in centres) / len(centres)
+    candidates = [math.atan2(y - gy, x - gx) for x, y in centres if math.hypot(x - gx, y - gy) > 1e-6]
+    candidates += [
+        math.atan2(c1[0] - c2[0], -(c1[1] - c2[1])) for i, c1 in enumerate(centres) for c2 in centres[i + 1 :] if c1 != c2
+    ]  # perpendicular to the line joining a pair
+    for theta in candidates:
+        ux, uy = math.cos(theta), math.sin(theta)
+        ok = True
+        for (x, y), a in zip(centres, sizes, strict=True):
+            dx, dy = x - gx, y - gy
+            along = dx * ux + dy * uy
+            mx, my = gx + 2 * along * ux - dx, gy + 2 * along * uy - dy
+            if not any(math.hypot(mx - x2, my - y2) < 6 and abs(a - a2) < 0.05 * a for (x2, y2), a2 in zip(centres, sizes, strict=True)):
+                ok = False
+                break
+        if ok:
+            return True
+    return False
+
+
+def topology_figure(rng: random.Random, outer: str, colour: RGB, holes: int) -> Figure:
+    """One filled shape with ``holes`` holes of assorted shapes; the holes' total area is drawn independently of their number."""
+    big = rng.uniform(110, 140)
+    angle = rng.uniform(0, 360)
+    reach = big * inradius(outer) - 12
+    total = rng.uniform(0.14, 0.22) * area(unit_shape(outer)) * big * big  # independent of the number of holes
+    while True:
+        kinds = [rng.choice(CONVEX_SHAPES + ("triangle",)) for _ in range(holes)]
+        radii = [radius_for_area(k, total / holes) * rng.uniform(0.85, 1.15) for k in kinds]
+        centres = []
+        for r in radii:
+            for _ in range(200):
+                if reach < r:
+                    break
+                d, phi = rng.uniform(0, reach - r), rng.uniform(0, 2 * math.pi)
+                p = (d * math.cos(phi), d * math.sin(phi))
+                if all(math.dist(p, q) > r + rq + 12 for q, rq in zip(centres, radii, strict=False)):
+                    centres.append(p)
+                    break
+            else:
+                break
+        total *= 0.95  # crowded: smaller holes next time
+        if len(centres) == holes:
+            cut = [place(k, p, r, rng.uniform(0, 360)) for k, p, r in zip(kinds, centres, radii, strict=True)]
+            return Figure([Element(place(outer, (0.0, 0.0), big, angle), cut, colour)], outer)
+
+
+def word_figure(rng: random.Random, word: str, colour: RGB) -> Figure:
+    size = rng.randint(64, 84)
+    while base.font(size).getlength(word) > ROOM[0] - 20:
+        size -= 4
+    return Figure([], "word", Word(word, size, (0.0, 0.0), colour))
+
+
+# --- item ---------------------------------------------------------------------------------------------------------
+
+
+def _figures(rng: random.Random, concept: str, deviation: float) -> tuple[list[Figure], Figure, dict]:
+    """Five conforming figures, the odd one and the values they share (scene params)."""
+    shapes = rng.sample(SHAPES, 6)
+    colours = rng.sample(PALETTE, 6)
+    odd_shape, odd_colour = shapes.pop(), colours.pop()
+    if concept == "number":
+        count = rng.randint(3, 6)
+        gap = max(1, round(2 * deviation))
+        odd_count = rng.choice([c for c in (count - gap, count + gap) if 2 <= c <= 8])
+        conform = [number_figure(rng, s, c, count) for s, c in zip(shapes, colours, strict=True)]
+        return conform, number_figure(rng, odd_shape, odd_colour, odd_count), {"count": count, "odd_count": odd_count}
+    if concept == "hollowness":
+        counts = pairs_shuffled(rng, [2, 3, 4])  # at least two shapes, so the extent is their spread, not their size
+        conform = [hollowness_figure(rng, s, c, n, True) for s, c, n in zip(shapes, colours, counts, strict=False)]
+        return conform, hollowness_figure(rng, odd_shape, odd_colour, counts[5], False), {}
+    if concept == "border":
+        frames, counts = pairs_shuffled(rng, list(FRAMES)), pairs_shuffled(rng, [2, 3, 4])
+        conform = [border_figure(rng, s, c, f, n, True) for s, c, f, n in zip(shapes, colours, frames, counts, strict=False)]
+        return conform, border_figure(rng, odd_shape, odd_colour, frames[5], counts[5], False), {}
+    if concept in ("alignment", "spacing"):
+        directions = pairs_shuffled(rng, list(DIRECTIONS))
+        counts = pairs_shuffled(rng, [4, 5, 6])
+        made = [
+            line_figure(rng, s, c, n, DIRECTIONS[d], concept, False, deviation)
+            for s, c, n, d in zip(shapes, colours, counts, directions, strict=False)
+        ]
+        odd = line_figure(rng, odd_shape, odd_colour, counts[5], DIRECTIONS[directions[5]], concept, True, deviation)
+        return made, odd, {}
+    if concept == "enclosure":
+        containers = pairs_shuffled(rng, list(CONVEX_SHAPES) + ["triangle"])
+        conform = [enclosure_figure(rng, k, s, c, True, deviation) for s, c, k in zip(shapes, colours, containers, strict=False)]
+        return conform, enclosure_figure(rng, containers[5], odd_shape, odd_colour, False, deviation), {}
+    if concept == "symmetry":
+        axes = pairs_shuffled(rng, list(DIRECTIONS.values()))
+        layouts = pairs_shuffled(rng, [(2, False), (2, True), (3, False), (3, True)])
+        conform = [
+            symmetry_figure(rng, s, c, a, lay, True, deviation) for s, c, a, lay in zip(shapes, colours, axes, layouts, strict=False)
+        ]
+        return conform, symmetry_figure(rng, odd_shape, odd_colour, axes[5], layouts[5], False, deviation), {}
+    if concept == "topology":
+        holes = rng.randint(1, 3)
+        odd_holes = rng.choice([h for h in (holes - 1, holes + 1) if h >= 1])
+        outers = pairs_shuffled(rng, list(CONVEX_SHAPES))
+        conform = [topology_figure(rng, o, c, holes) for o, c in zip(outers, colours, strict=False)]
+        return conform, topology_figure(rng, outers[5], odd_colour, odd_holes), {"holes": holes, "odd_holes": odd_holes}
+    lengths = pairs_shuffled(rng, [3, 4, 5])
+    words = [rng.choice([w for w in SYMMETRIC_WORDS if len(w) == n]) for n in lengths[:5]]
+    while len(set(words)) < 5:
+        words = [rng.choice([w for w in SYMMETRIC_WORDS if len(w) == n]) for n in lengths[:5]]
+    odd_word = rng.choice([w for w in ASYMMETRIC_WORDS if len(w) == lengths[5]])
+    return [word_figure(rng, w, c) for w, c in zip(words, colours, strict=True)], word_figure(rng, odd_word, odd_colour), {}
+
+
+def _position(rng: random.Random, figure: Figure, box: base.Box) -> Figure:
+    """Move the figure (built around the origin) into the content box, jittered within the room left."""
+    left, top, right, bottom = base.content_box(box)
+    cx, cy = (left + right) / 2, (top + bottom) / 2
+    if figure.word is not None:
+        w = figure.word
+        room = ROOM[0] - base.font(w.size).getlength(w.text)
+        centre = (cx + rng.uniform(-0.25, 0.25) * room, cy + rng.uniform(-0.3, 0.3) * (ROOM[1] - w.size))
+        return Figure([], figure.surface, Word(w.text, w.size, centre, w.colour))
+    pts = [p for e in figure.elements for p in e.outer]
+    x0, x1 = min(p[0] for p in pts), max(p[0] for p in pts)
+    y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
+    room_x, room_y = max(0.0, ROOM[0] - (x1 - x0)), max(0.0, ROOM[1] - (y1 - y0))
+    dx = cx - (x0 + x1) / 2 + rng.uniform(-0.3, 0.3) * room_x
+    dy = cy - (y0 + y1) / 2 + rng.uniform(-0.3, 0.3) * room_y
+    return Figure([e.shifted(dx, dy) for e in figure.elements], figure.surface)
+
+
+def draw_figure(img: Image.Image, fig: dict) -> None:
+    """One scene figure: filled outlines with their holes cut out, or a word."""
+    draw = ImageDraw.Draw(img)
+    if "word" in fig:
+        draw.text(tuple(fig["centre"]), fig["word"], fill=tuple(fig["colour"]), font=base.font(fig["font_size"]), anchor="mm")
+        return
+    for e in fig["elements"]:
+        draw.polygon([tuple(p) for p in e["outer"]], fill=tuple(e["colour"]))
+        for hole in e["holes"]:
+            draw.polygon([tuple(p) for p in hole], fill=base.BACKGROUND)
+
+
+def _scene_figure(figure: Figure) -> dict:
+    """What is drawn (pixels), plus the surface name for analyses (the verifier ignores it)."""
+    r = lambda poly: [[round(x, 2), round(y, 2)] for x, y in poly]  # noqa: E731
+    if figure.word is not None:
+        w = figure.word
+        centre = [round(w.centre[0], 2), round(w.centre[1], 2)]
+        return {"word": w.text, "font_size": w.size, "centre": centre, "colour": list(w.colour), "surface": figure.surface}
+    elements = [{"outer": r(e.outer), "holes": [r(h) for h in e.holes], "colour": list(e.colour)} for e in figure.elements]
+    return {"elements": elements, "surface": figure.surface}
+
+
+def plan(seed: int, index: int, config: Config) -> tuple[dict, list[str], dict]:
+    """The item without its picture: scene, option types and released extra fields (all the rng draws happen here)."""
+    rng = base.item_rng(seed, TASK, index, config)
+    concept = rng.choice(config.concepts)
+    conform, odd, shared = _figures(rng, concept, config.deviation)
+    figures, option_types = base.place_options(rng, odd, [(f"conform_{f.surface}", f) for f in conform])
+    boxes = base.grid_boxes(2, 3)
+    placed = [_position(rng, f, box) for f, box in zip(figures, boxes, strict=True)]
+    letter = "abcdef"[option_types.index(base.CORRECT)]
+    scene = {
+        "concept": concept,
+        "figures": [_scene_figure(f) for f in placed],
+        "option_boxes": [list(b) for b in boxes],
+        "params": {"concept": concept, "deviation": config.deviation, **shared},
+    }
+    return scene, option_types, {"concept": f"Figure in option {letter} violates the concept of {NAMES[concept]}"}
+
+
+def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
+    scene, option_types, extra = plan(seed, index, config)
+    img = base.canvas()
+    for fig in scene["figures"]:
+        draw_figure(img, fig)
+    base.draw_option_labels(img, [tuple(b) for b in scene["option_boxes"]])
+    return base.make_item(TASK, seed, index, img, option_types, difficulty=base.preset_name(config, PRESETS), scene=scene, extra=extra)

@@ -1,0 +1,239 @@
+"""Mind's Eye VCS generator (Visual Conceptual Slippage).
+
+Answers are re-derived by the independent verifier (the concept measured on the drawn
+polygons, glyphs rendered for word symmetry) over every preset and custom configs,
+1,100 items; the verifier must reject scenes with two violating figures or none, the
+surfaces must slip (a distinct object and colour per figure, paired arrangements), the
+presets, the released ``concept`` text, the drawing (pixels against the scene) and an
+ink proxy are checked. Bulk checks use :func:`vcs.plan` (the scene without drawing).
+"""
+
+from __future__ import annotations
+
+import collections
+import copy
+import functools
+import io
+import time
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from cogvis_tasks.minds_eye.generators import base, vcs, verify_vcs
+
+CUSTOM = [
+    vcs.Config(concepts=vcs.CONCEPTS, deviation=1.2),
+    vcs.Config(concepts=("spacing", "alignment", "symmetry", "enclosure", "number"), deviation=0.25),
+]
+CONFIGS = {**vcs.PRESETS, "custom1": CUSTOM[0], "custom2": CUSTOM[1]}
+PER_PRESET, PER_CUSTOM = 300, 100  # 1,100 verified scenes (plan + verify ~10 ms each)
+SEED = 2026
+
+
+@functools.cache
+def _plans(name: str) -> tuple[tuple[dict, list[str], dict], ...]:
+    count = PER_PRESET if name in vcs.PRESETS else PER_CUSTOM
+    return tuple(vcs.plan(SEED, index, CONFIGS[name]) for index in range(count))
+
+
+def _answer(option_types: list[str]) -> int:
+    return option_types.index(base.CORRECT)
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_verifier_agrees_on_every_item(name: str) -> None:
+    concepts = collections.Counter()
+    for index, (scene, option_types, _) in enumerate(_plans(name)):
+        assert verify_vcs.verify({"scene": scene}) == _answer(option_types), (name, index, scene["concept"])
+        assert set(option_types) - {base.CORRECT} <= set(vcs.DISTRACTOR_TYPES), option_types
+        concepts[scene["concept"]] += 1
+    assert set(concepts) == set(CONFIGS[name].concepts)  # every concept of the config occurs
+
+
+def test_verifier_rejects_scenes_without_a_single_violation() -> None:
+    for name in ("easy", "medium", "hard"):
+        for scene, option_types, _ in _plans(name)[:30]:
+            answer = _answer(option_types)
+            other = (answer + 1) % 6
+            two = copy.deepcopy(scene)
+            two["figures"][other] = copy.deepcopy(scene["figures"][answer])
+            with pytest.raises(ValueError):
+                verify_vcs.verify({"scene": two})
+            none = copy.deepcopy(scene)
+            none["figures"][answer] = copy.deepcopy(scene["figures"][other])
+            with pytest.raises(ValueError):
+                verify_vcs.verify({"scene": none})
+
+
+def _square(x: float, y: float, r: float) -> list[list[float]]:
+    return [[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r]]
+
+
+def test_verifier_measures_known_figures() -> None:
+    row = {"elements": [{"outer": _square(100 + 50 * k, 100, 10), "holes": [], "colour": [0, 0, 0]} for k in range(4)]}
+    assert verify_vcs.aligned(row) and verify_vcs.evenly_spaced(row) and verify_vcs.number(row) == 4
+    assert verify_vcs.symmetric(row)  # mirror axis between the second and third square
+    uneven = copy.deepcopy(row)
+    uneven["elements"][1]["outer"] = _square(165, 100, 10)
+    assert verify_vcs.aligned(uneven) and not verify_vcs.evenly_spaced(uneven)
+    lopsided = {"elements": [{"outer": _square(x, y, r), "holes": []} for x, y, r in ((100, 100, 10), (160, 100, 10), (100, 170, 15))]}
+    assert not verify_vcs.symmetric(lopsided)
+    lopsided["elements"][2]["outer"] = _square(130, 170, 15)  # now on the pair's bisector
+    assert verify_vcs.symmetric(lopsided)
+    off = copy.deepcopy(row)
+    off["elements"][2]["outer"] = _square(200, 125, 10)
+    assert not verify_vcs.aligned(off)
+    touching = copy.deepcopy(row)
+    touching["elements"][1]["outer"] = _square(119, 100, 10)
+    assert verify_vcs.number(touching) == 3
+    frame = {"outer": _square(200, 200, 100), "holes": [_square(200, 200, 92)], "colour": [0, 0, 0]}
+    inner = {"outer": _square(200, 200, 20), "holes": [], "colour": [0, 0, 0]}
+    assert verify_vcs.bordered({"elements": [frame, inner]}) and verify_vcs.enclosed({"elements": [frame, inner]})
+    poking = {"outer": _square(290, 200, 20), "holes": [], "colour": [0, 0, 0]}
+    assert not verify_vcs.enclosed({"elements": [frame, poking]}) and not verify_vcs.bordered({"elements": [frame, poking]})
+    assert verify_vcs.hollow({"elements": [frame]}) and not verify_vcs.hollow({"elements": [frame, inner]})
+    plate = {"outer": _square(200, 200, 100), "holes": [_square(150, 150, 20), _square(250, 250, 20), _square(260, 260, 20)]}
+    assert verify_vcs.holes({"elements": [plate]}) == 2  # overlapping holes are one hole
+    assert verify_vcs.word_symmetric({"word": "MATH"}) and not verify_vcs.word_symmetric({"word": "MATE"})
+
+
+def test_word_lists_match_the_measured_glyphs() -> None:
+    """Every conforming word's letters have a mirror axis in the drawn font; every violating word has exactly one that has not."""
+    for word in vcs.SYMMETRIC_WORDS:
+        assert all(verify_vcs.letter_symmetric(ch) for ch in word), word
+    for word in vcs.ASYMMETRIC_WORDS:
+        assert sum(not verify_vcs.letter_symmetric(ch) for ch in word) == 1, word
+    assert {ch for ch in "ABCDEFGHIJKLMNOPRSTUVWXYZ" if verify_vcs.letter_symmetric(ch)} == set(vcs.SYMMETRIC_LETTERS)
+    assert {len(w) for w in vcs.ASYMMETRIC_WORDS} >= {3, 4, 5} and {len(w) for w in vcs.SYMMETRIC_WORDS} >= {3, 4, 5}
+
+
+@pytest.mark.parametrize(
+    ("make", "field"),
+    [
+        (lambda: vcs.Config(concepts=()), "concepts"),
+        (lambda: vcs.Config(concepts=("number", "number")), "concepts"),
+        (lambda: vcs.Config(concepts=("colour",)), "concepts"),
+        (lambda: vcs.Config(deviation=0.1), "deviation"),
+        (lambda: vcs.Config(deviation=2.0), "deviation"),
+    ],
+)
+def test_config_validation_names_the_field(make, field: str) -> None:
+    with pytest.raises(ValueError, match=field):
+        make()
+
+
+def _colours(fig: dict) -> set[tuple[int, ...]]:
+    if "word" in fig:
+        return {tuple(fig["colour"])}
+    return {tuple(e["colour"]) for e in fig["elements"]} - {vcs.INNER_COLOUR}
+
+
+def test_presets_follow_their_structure() -> None:
+    assert set(vcs.PRESETS["easy"].concepts) == {"number", "hollowness", "border"}
+    assert set(vcs.PRESETS["medium"].concepts) == {"alignment", "spacing", "enclosure"}
+    assert set(vcs.PRESETS["hard"].concepts) == {"symmetry", "topology", "word_symmetry"}
+    for name, cfg in vcs.PRESETS.items():
+        for scene, option_types, extra in _plans(name):
+            params, answer = scene["params"], _answer(option_types)
+            assert params["concept"] == scene["concept"] in cfg.concepts and params["deviation"] == cfg.deviation
+            assert extra == {"concept": f"Figure in option {'abcdef'[answer]} violates the concept of {vcs.NAMES[scene['concept']]}"}
+            if scene["concept"] == "number":
+                assert abs(params["count"] - params["odd_count"]) == max(1, round(2 * cfg.deviation))
+                assert [verify_vcs.number(f) for f in scene["figures"]].count(params["count"]) == 5
+            if scene["concept"] == "topology":
+                assert abs(params["holes"] - params["odd_holes"]) == 1
+            colours = [_colours(f) for f in scene["figures"]]
+            assert all(len(c) == 1 for c in colours) and len(set().union(*colours)) == 6  # one colour each, all different
+            surfaces = [f["surface"] for f in scene["figures"]]
+            if scene["concept"] not in ("topology", "word_symmetry"):
+                assert len(set(surfaces)) == 6  # a different object in every figure
+            counts = [len(f.get("elements", [])) for f in scene["figures"]]
+            assert set(verify_vcs.single_odd_out(counts)) <= {answer}  # no conforming figure stands out by its count
+            if scene["concept"] == "word_symmetry":
+                lengths = [len(f["word"]) for f in scene["figures"]]
+                assert set(verify_vcs.single_odd_out(lengths)) <= {answer}
+
+
+def _element_probe_points(element: dict) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+    """Points that must be painted (inside the outline, off the holes) and points that must stay white (in the holes)."""
+    outer = np.asarray(element["outer"], float)
+    centre = outer.mean(axis=0)
+    if not element["holes"]:
+        return [tuple(centre)], []
+    hole_points = [tuple(np.asarray(h, float).mean(axis=0)) for h in element["holes"]]
+    rim = tuple(outer[0] + 4 * (centre - outer[0]) / np.linalg.norm(centre - outer[0]))  # just inside a corner
+    return [rim], hole_points
+
+
+def _covered(p: tuple[float, float], polys: list) -> bool:
+    """Inside (or within 2 px of) one of the outlines."""
+    return any(verify_vcs.inside((p[0] + dx, p[1] + dy), o) for o in polys for dx in (-2, 0, 2) for dy in (-2, 0, 2))
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_generated_items_draw_their_scene(name: str) -> None:
+    cfg = CONFIGS[name]
+    for index in range(6):
+        item = vcs.generate(SEED, index, cfg)
+        scene, option_types, extra = _plans(name)[index]
+        assert item.record["scene"] == scene and item.record["option_types"] == option_types
+        assert item.record["concept"] == extra["concept"] and item.record["violation"] == "abcdef"[_answer(option_types)]
+        assert item.record["difficulty"] == (name if name in vcs.PRESETS else "custom")
+        rgb = np.asarray(Image.open(io.BytesIO(item.image)).convert("RGB"), dtype=int)
+        for fig, box in zip(scene["figures"], scene["option_boxes"], strict=True):
+            left, top, right, bottom = base.content_box(tuple(box))
+            panel = rgb[top:bottom, left:right]
+            painted = (panel != 255).any(axis=-1)
+            ys, xs = np.nonzero(painted)
+            assert len(xs) > 300
+            if "word" in fig:
+                assert (np.abs(panel[painted] - fig["colour"]).max(axis=-1) == 0).mean() > 0.5  # the word in its colour
+                cx, cy = xs.mean() + left, ys.mean() + top
+                assert abs(cx - fig["centre"][0]) < fig["font_size"] and abs(cy - fig["centre"][1]) < fig["font_size"]
+                continue
+            pts = np.asarray([p for e in fig["elements"] for p in e["outer"]])
+            assert xs.min() + left >= pts[:, 0].min() - 1 and xs.max() + left <= pts[:, 0].max() + 1  # nothing outside the scene
+            assert ys.min() + top >= pts[:, 1].min() - 1 and ys.max() + top <= pts[:, 1].max() + 1
+            for k, e in enumerate(fig["elements"]):
+                filled, empty = _element_probe_points(e)
+                later = [o["outer"] for o in fig["elements"][k + 1 :]]  # drawn over this one
+                others = [o["outer"] for j, o in enumerate(fig["elements"]) if j != k]
+                for x, y in filled:
+                    if not _covered((x, y), later):
+                        assert tuple(rgb[round(y), round(x)]) == tuple(e["colour"]), (name, index, fig["surface"])
+                for x, y in empty:
+                    if not _covered((x, y), others):
+                        assert tuple(rgb[round(y), round(x)]) == base.BACKGROUND, (name, index, fig["surface"])
+
+
+def _ink(fig: dict) -> float:
+    if "word" in fig:
+        return len(fig["word"]) * fig["font_size"] ** 2 * 0.1
+    return sum(vcs.area(e["outer"]) - sum(vcs.area(h) for h in e["holes"]) for e in fig["elements"])
+
+
+def test_ink_does_not_point_at_the_answer() -> None:
+    """Painted area of the violating figure: most, least or odd-one-out no more often than chance allows (scene proxy)."""
+    for name in vcs.PRESETS:
+        plans = _plans(name)
+        hits = {"most": 0, "least": 0, "odd": 0}
+        for scene, option_types, _ in plans:
+            ink = np.array([_ink(f) for f in scene["figures"]])
+            answer = _answer(option_types)
+            hits["most"] += int(np.argmax(ink)) == answer
+            hits["least"] += int(np.argmin(ink)) == answer
+            hits["odd"] += int(np.argmax(np.abs(ink - np.median(ink)))) == answer
+        for picker, count in hits.items():
+            assert count / len(plans) < 0.3, (name, picker, count)
+
+
+def test_speed(capsys) -> None:
+    lines = []
+    for name, cfg in vcs.PRESETS.items():
+        start = time.perf_counter()
+        for index in range(12):
+            vcs.generate(99, index, cfg)
+        lines.append(f"VCS {name}: {12 / (time.perf_counter() - start):.1f} items/s")
+    with capsys.disabled():
+        print("\n" + "\n".join(lines))

@@ -1,0 +1,219 @@
+"""Mind's Eye VRA generator (Visual Relation Abstraction).
+
+Answers are re-derived by the independent verifier (attributes measured on the drawn
+strokes) over every preset and custom configs, 1,100 items; the measured attributes of
+every figure must equal its design's, no conforming figure may stand out in any
+attribute, the verifier must reject scenes with two odd figures or none, and the
+presets, the released ``reason`` text, the drawing (pixels against the scene) and an ink
+proxy are checked. Bulk checks use :func:`vra.plan` (the scene without drawing).
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import io
+import math
+import time
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from cogvis_tasks.minds_eye.generators import base, verify_vra, vra
+
+CUSTOM = [
+    vra.Config(attributes=("lines", "convex", "thin"), composite=True, contrast="large", nuisance=False),
+    vra.Config(attributes=("crossings", "regions", "curved", "regular"), contrast="small", nuisance=True),
+]
+CONFIGS = {**vra.PRESETS, "custom1": CUSTOM[0], "custom2": CUSTOM[1]}
+PER_PRESET, PER_CUSTOM = 300, 100  # 1,100 verified scenes (plan + verify ~12 ms each)
+ATTRIBUTE_CHECKED = 100  # per config: every figure's seven measured attributes against its design
+SEED = 2026
+
+
+@functools.cache
+def _plans(name: str) -> tuple[tuple[dict, list[str], dict], ...]:
+    count = PER_PRESET if name in vra.PRESETS else PER_CUSTOM
+    return tuple(vra.plan(SEED, index, CONFIGS[name]) for index in range(count))
+
+
+def _answer(option_types: list[str]) -> int:
+    return option_types.index(base.CORRECT)
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_verifier_agrees_on_every_item(name: str) -> None:
+    for index, (scene, option_types, _) in enumerate(_plans(name)):
+        assert verify_vra.verify({"scene": scene}) == _answer(option_types), (name, index)
+        assert option_types.count(base.CORRECT) == 1
+        assert set(option_types) - {base.CORRECT} <= set(vra.DISTRACTOR_TYPES), option_types
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_measured_attributes_match_the_designs(name: str) -> None:
+    """The verifier's measurements of every figure equal what its design says (so the labels are real)."""
+    for index, (scene, _, _) in enumerate(_plans(name)[:ATTRIBUTE_CHECKED]):
+        for fig in scene["figures"]:
+            assert verify_vra.attributes(fig) == vra.Spec(**fig["design"]).labels(), (name, index, fig["design"])
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_no_conforming_figure_stands_out(name: str) -> None:
+    """In no attribute (measured) is a conforming figure the only one differing from the other five."""
+    for index, (scene, option_types, _) in enumerate(_plans(name)[:ATTRIBUTE_CHECKED]):
+        measured = [verify_vra.attributes(fig) for fig in scene["figures"]]
+        for attr in vra.ATTRIBUTES:
+            odd = verify_vra.single_odd_out([m[attr] for m in measured])
+            assert set(odd) <= {_answer(option_types)}, (name, index, attr)
+        kinds = [fig["design"]["kind"] for fig in scene["figures"]]
+        assert set(verify_vra.single_odd_out(kinds)) <= {_answer(option_types)}
+
+
+def test_verifier_rejects_scenes_without_a_single_odd_figure() -> None:
+    for scene, option_types, _ in _plans("medium")[:40]:
+        answer = _answer(option_types)
+        other = (answer + 1) % 6
+        two_odd = copy.deepcopy(scene)
+        two_odd["figures"][other] = copy.deepcopy(scene["figures"][answer])
+        with pytest.raises(ValueError):
+            verify_vra.verify({"scene": two_odd})
+        none_odd = copy.deepcopy(scene)
+        none_odd["figures"][answer] = copy.deepcopy(scene["figures"][other])
+        with pytest.raises(ValueError):
+            verify_vra.verify({"scene": none_odd})
+
+
+def test_verifier_measures_known_figures() -> None:
+    square = {"lines": [[0, 0, 100, 0], [100, 0, 100, 100], [100, 100, 0, 100], [0, 100, 0, 0]], "arcs": []}
+    bowtie = {"lines": [[0, 0, 100, 100], [100, 100, 100, 0], [100, 0, 0, 100], [0, 100, 0, 0]], "arcs": []}
+    dart = {"lines": [[0, 0, 100, 0], [100, 0, 50, 30], [50, 30, 0, 0]], "arcs": []}
+    chorded = {"lines": [*square["lines"], [0, 0, 100, 100]], "arcs": []}
+    sector = {"lines": [[0, 0, 100, 0], [0, 100, 0, 0]], "arcs": [[0, 0, 100, 0, 90]]}
+    stick = {"lines": [[0, 0, 300, 0], [300, 0, 300, 40], [300, 40, 0, 40], [0, 40, 0, 0]], "arcs": []}
+    assert verify_vra.attributes(square) == dict(lines=4, convex=True, crossings=0, regular=True, curved=False, regions=1, thin=False)
+    assert verify_vra.attributes(bowtie) == dict(lines=4, convex=False, crossings=1, regular=False, curved=False, regions=2, thin=False)
+    assert verify_vra.attributes(dart)["convex"] is True  # a triangle
+    assert verify_vra.attributes(chorded) == dict(lines=5, convex=True, crossings=0, regular=False, curved=False, regions=2, thin=False)
+    assert verify_vra.attributes(sector) == dict(lines=2, convex=True, crossings=0, regular=False, curved=True, regions=1, thin=False)
+    assert verify_vra.attributes(stick)["thin"] is True
+    notched = {"lines": [[0, 0, 100, 0], [100, 0, 100, 100], [100, 100, 50, 60], [50, 60, 0, 100], [0, 100, 0, 0]], "arcs": []}
+    assert verify_vra.attributes(notched)["convex"] is False
+
+
+@pytest.mark.parametrize(
+    ("make", "field"),
+    [
+        (lambda: vra.Config(attributes=()), "attributes"),
+        (lambda: vra.Config(attributes=("lines", "lines")), "attributes"),
+        (lambda: vra.Config(attributes=("colour",)), "attributes"),
+        (lambda: vra.Config(composite=1), "composite"),
+        (lambda: vra.Config(contrast="huge"), "contrast"),
+        (lambda: vra.Config(nuisance="yes"), "nuisance"),
+        (lambda: vra.Config(attributes=("convex", "curved"), composite=True), "composite"),
+    ],
+)
+def test_config_validation_names_the_field(make, field: str) -> None:
+    with pytest.raises(ValueError, match=field):
+        make()
+
+
+def _numeric_gap(params: dict) -> int | None:
+    k = params["attributes"].index(params["violated"])
+    a, b = params["conform"][k], params["odd"][k]
+    return None if isinstance(a, bool) else abs(a - b)
+
+
+def test_presets_follow_their_structure() -> None:
+    for name in vra.PRESETS:
+        cfg = vra.PRESETS[name]
+        for scene, option_types, extra in _plans(name):
+            params = scene["params"]
+            answer = _answer(option_types)
+            designs = [fig["design"] for i, fig in enumerate(scene["figures"]) if i != answer]
+            colours = [tuple(fig["colour"]) for fig in scene["figures"]]
+            assert len(params["attributes"]) == (2 if cfg.composite else 1)
+            assert sum(a != b for a, b in zip(params["conform"], params["odd"], strict=True)) == 1
+            gap = _numeric_gap(params)
+            if gap is not None:
+                assert gap == 1 if cfg.contrast == "small" else 2 <= gap <= 3
+            if cfg.nuisance:  # colours come in pairs
+                assert sorted(colours.count(c) for c in set(colours)) == [2, 2, 2]
+            else:  # one shared design, all black
+                assert all(d == designs[0] for d in designs) and set(colours) == {vra.PALETTE[0]}
+            if cfg.composite:
+                assert tuple(params["attributes"]) in vra.PAIRS
+                for attr, value in zip(params["attributes"], params["conform"], strict=True):
+                    assert vra.MARKED.get(attr, value) == value
+            words = " and ".join(vra.describe(a, v) for a, v in zip(params["attributes"], params["conform"], strict=True))
+            assert extra == {"reason": f"Other figures have {words}, this one doesn't"}
+    kinds_seen = {fig["design"]["kind"] for scene, _, _ in _plans("medium") for fig in scene["figures"]}
+    assert kinds_seen == set(vra.KINDS)
+    concepts = {tuple(scene["params"]["attributes"]) for scene, _, _ in _plans("hard")}
+    assert concepts == set(vra.PAIRS)
+
+
+def _stroke_mask(scene_fig: dict, width: int) -> Image.Image:
+    mask = Image.new("1", (base.SIZE, base.SIZE), 0)
+    draw = ImageDraw.Draw(mask)
+    for x0, y0, x1, y1 in scene_fig["lines"]:
+        draw.line([(x0, y0), (x1, y1)], fill=1, width=width)
+        for x, y in ((x0, y0), (x1, y1)):
+            draw.ellipse((x - width / 2, y - width / 2, x + width / 2, y + width / 2), fill=1)
+    for cx, cy, r, a0, a1 in scene_fig["arcs"]:
+        outer = r + width / 2
+        draw.arc((cx - outer, cy - outer, cx + outer, cy + outer), a0, a1, fill=1, width=width)
+    return mask
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_generated_items_draw_their_scene(name: str) -> None:
+    """Ink lies only on the scene's strokes, in the figure's colour, every stroke is inked, labels A-F sit below."""
+    cfg = CONFIGS[name]
+    for index in range(4):
+        item = vra.generate(SEED, index, cfg)
+        scene, option_types, extra = _plans(name)[index]
+        assert item.record["scene"] == scene and item.record["option_types"] == option_types
+        assert item.record["reason"] == extra["reason"] and item.record["answer"] == "ABCDEF"[_answer(option_types)]
+        assert item.record["difficulty"] == (name if name in vra.PRESETS else "custom")
+        rgb = np.asarray(Image.open(io.BytesIO(item.image)).convert("RGB"), dtype=int)
+        for fig, box in zip(scene["figures"], scene["option_boxes"], strict=True):
+            left, top, right, bottom = base.content_box(tuple(box))
+            panel = rgb[top:bottom, left:right]
+            ink = (panel < 200).any(axis=-1)
+            near = np.asarray(_stroke_mask(fig, vra.LINE_WIDTH + 4), dtype=bool)[top:bottom, left:right]
+            on = np.asarray(_stroke_mask(fig, 1), dtype=bool)[top:bottom, left:right]
+            assert ink.sum() > 500 and not (ink & ~near).any(), (name, index)
+            assert (ink & on).sum() >= 0.97 * on.sum()  # every stroke drawn
+            assert (np.abs(panel[ink] - np.asarray(fig["colour"])).max(axis=-1) == 0).mean() > 0.95  # in its colour
+
+
+def test_ink_does_not_point_at_the_answer() -> None:
+    """Stroke length (ink) of the odd figure: most, least or odd-one-out no more often than chance allows (scene proxy)."""
+    for name in vra.PRESETS:
+        plans = _plans(name)
+        hits = {"most": 0, "least": 0, "odd": 0}
+        for scene, option_types, _ in plans:
+            ink = np.array(
+                [
+                    sum(math.dist(seg[:2], seg[2:]) for seg in f["lines"]) + sum(r * math.radians(a1 - a0) for _, _, r, a0, a1 in f["arcs"])
+                    for f in scene["figures"]
+                ]
+            )
+            answer = _answer(option_types)
+            hits["most"] += int(np.argmax(ink)) == answer
+            hits["least"] += int(np.argmin(ink)) == answer
+            hits["odd"] += int(np.argmax(np.abs(ink - np.median(ink)))) == answer
+        for picker, count in hits.items():
+            assert count / len(plans) < 0.3, (name, picker, count)
+
+
+def test_speed(capsys) -> None:
+    lines = []
+    for name, cfg in vra.PRESETS.items():
+        start = time.perf_counter()
+        for index in range(12):
+            vra.generate(99, index, cfg)
+        lines.append(f"VRA {name}: {12 / (time.perf_counter() - start):.1f} items/s")
+    with capsys.disabled():
+        print("\n" + "\n".join(lines))
