@@ -1,0 +1,640 @@
+"""PF Paper Folding: fold a sheet, punch it, and pick the unfolded sheet.
+
+The top row shows the sheet ("Unfolded"), each fold ("fold k": the current shape with
+the flap that is folded over shaded, the crease dashed and an arrow across it) and
+the folded packet with the punched hole(s) ("Final view"). Options A-D show unfolded
+sheets with holes; exactly one hole pattern is what unfolding gives.
+
+Geometry is exact. Points live on a lattice (square: the integer grid; hexagon: the
+triangular lattice, basis (1, 0) and (1/2, sqrt 3/2)) and every crease is a lattice
+line in one of the sheet's symmetry directions, so every fold is an integer affine
+reflection and all vertices stay on the 1/6 sub-lattice (integer arithmetic). A fold
+is accepted only if the reflected flap lands inside the part that stays, so the
+packet is always a convex polygon. The folded packet is tracked as layers (polygon + map back to the
+sheet); a hole punched at q goes through every layer covering q, and the answer is
+the union of those layers' maps applied to q. Holes sit on lattice points at least
+``HOLE_MARGIN`` from every layer edge, so no hole is cut by a crease or the rim.
+Every fold changes the answer: the punch goes through layers that took every fold
+(folds are chosen so that such a point survives each step), and leaving out any one
+fold would give another hole pattern (checked by unfolding the shortened sequence).
+
+Foils come from two edits of two different types, applied to the answer one at a
+time and together: ``drop_hole`` (one reflected copy missing), ``extra_hole`` (one
+hole too many, preferably at a mirror image of a true hole), ``move_hole`` (one hole
+shifted to a nearby free spot), ``mirror`` (the pattern reflected on a sheet axis that
+does not leave it unchanged); the combined foil's type is e.g. "move_hole+mirror".
+In this 2 x 2 design every option differs from one option by each edit and from one
+by both, so the answer is neither the odd one out nor the centre of the others (with
+three single edits of the answer, the option most like the other three would be the
+answer 80-90% of the time).
+
+Presets (the paper's structural parameters: number and type of folds, sheet shape):
+* easy: 2 vertical/horizontal folds of a square sheet, one punched hole.
+* medium: 3 vertical/horizontal folds, square or hexagonal sheet: one more layer
+  doubles the holes to track, and the hexagon's oblique rim makes positions harder
+  to read off.
+* hard: 3-4 folds of a square or hexagonal sheet, at least one diagonal: diagonal
+  creases turn the packet into irregular polygons and map rows onto columns, and
+  up to 16 holes must be tracked (record ``folds`` = "Diagonal").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from PIL import Image, ImageDraw
+
+from . import base
+
+TASK = "PF"
+DEFAULT_ITEMS = 100
+
+SHAPES = ("square", "hexagon")
+SQUARE_SIDE = 8
+HEX_RADIUS = 4
+HOLE_RADIUS = 0.22  # sheet units (one lattice step = 1)
+HOLE_MARGIN = 0.45  # a hole centre's least distance from any layer edge (rim or crease)
+MIN_FLAP = 0.15  # least flap area, as a fraction of the packet: every fold visibly changes the shape
+MIN_EDGE = 0.6  # least edge length of the packet and the flap (sheet units): no slivers that read as drawing errors
+MAX_HOLES = 16  # holes on the unfolded sheet, at most
+MOVE_RADIUS = 2.6  # a moved hole stays this close to where it was (a plausible slip, not a random dot)
+FOIL_TYPES = ("drop_hole", "extra_hole", "move_hole", "mirror")  # the edits; a combined foil joins two with "+"
+
+IntVec = tuple[int, int]
+Mat = tuple[tuple[int, int], tuple[int, int]]
+
+_SQRT3_2 = math.sqrt(3) / 2
+BASES = {"square": ((1.0, 0.0), (0.0, 1.0)), "hexagon": ((1.0, 0.0), (0.5, _SQRT3_2))}  # lattice vectors e1, e2 (Cartesian)
+# Crease directions as lattice vectors; "V" and "H" are the vertical/horizontal ones, the rest are diagonal.
+DIRECTIONS: dict[str, dict[str, IntVec]] = {
+    "square": {"H": (1, 0), "V": (0, 1), "D45": (1, 1), "D135": (1, -1)},
+    "hexagon": {"H": (1, 0), "V": (-1, 2), "D30": (1, 1), "D60": (0, 1), "D120": (-1, 1), "D150": (-2, 1)},
+}
+VH = ("V", "H")
+
+
+@dataclass(frozen=True)
+class Config:
+    min_folds: int = 2
+    max_folds: int = 2
+    diagonal: bool = False  # at least one diagonal fold (and diagonal creases allowed for every fold)
+    shapes: tuple[str, ...] = ("square",)  # sheet shapes drawn from
+    holes: int = 1  # holes punched into the folded packet
+
+    def __post_init__(self) -> None:
+        base.check_range("min_folds", self.min_folds, 1, 4)
+        base.check_range("max_folds", self.max_folds, self.min_folds, 4)
+        base.check_choice("diagonal", self.diagonal, (False, True))
+        if not self.shapes or any(s not in SHAPES for s in self.shapes) or len(set(self.shapes)) != len(self.shapes):
+            raise ValueError(f"shapes must be distinct names from {SHAPES}, got {self.shapes!r}")
+        base.check_range("holes", self.holes, 1, 2)
+
+
+PRESETS: dict[str, Config] = {
+    "easy": Config(min_folds=2, max_folds=2, diagonal=False, shapes=("square",), holes=1),
+    "medium": Config(min_folds=3, max_folds=3, diagonal=False, shapes=("square", "hexagon"), holes=1),
+    "hard": Config(min_folds=3, max_folds=4, diagonal=True, shapes=("square", "hexagon"), holes=1),
+}
+
+
+# --- exact lattice geometry -------------------------------------------------------------------------
+# Points are integer pairs in units of 1/FINE of a lattice step: every crease and rim is a lattice line in one of the
+# sheet's directions, two such lines meet at a point whose lattice coordinates have a denominator dividing
+# det(d1, d2) (a divisor of 6 here), and the folds are integer affine maps, so every vertex stays on this grid.
+FINE = 6
+
+
+def det(a: IntVec, b: IntVec) -> int:
+    return a[0] * b[1] - a[1] * b[0]
+
+
+def fine(p: IntVec) -> IntVec:
+    return (FINE * p[0], FINE * p[1])
+
+
+def coarse(p: IntVec) -> IntVec:
+    assert p[0] % FINE == 0 and p[1] % FINE == 0, p
+    return (p[0] // FINE, p[1] // FINE)
+
+
+def sheet_polygon(shape: str) -> list[IntVec]:
+    """The sheet, counter-clockwise, in fine lattice coordinates."""
+    if shape == "square":
+        corners = [(0, 0), (SQUARE_SIDE, 0), (SQUARE_SIDE, SQUARE_SIDE), (0, SQUARE_SIDE)]
+    else:  # flat-top hexagon: corners at 0, 60, ..., 300 degrees are lattice points
+        corners = [(HEX_RADIUS * a, HEX_RADIUS * b) for a, b in ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))]
+    return [fine(p) for p in corners]
+
+
+def sheet_center(shape: str) -> IntVec:
+    """The sheet's centre in (coarse) lattice coordinates."""
+    return (SQUARE_SIDE // 2, SQUARE_SIDE // 2) if shape == "square" else (0, 0)
+
+
+def cartesian(shape: str, p: IntVec, scale: int = FINE) -> tuple[float, float]:
+    """Cartesian sheet units of a fine (scale=FINE) or coarse (scale=1) lattice point."""
+    (ax, ay), (bx, by) = BASES[shape]
+    return ((p[0] * ax + p[1] * bx) / scale, (p[0] * ay + p[1] * by) / scale)
+
+
+@functools.cache
+def reflection_matrix(shape: str, d: IntVec) -> Mat:
+    """The linear reflection fixing direction d, in lattice coordinates (integer: the lattice is symmetric)."""
+    (ax, ay), (bx, by) = BASES[shape]
+    ux, uy = d[0] * ax + d[1] * bx, d[0] * ay + d[1] * by
+    n2 = ux * ux + uy * uy
+    r = ((2 * ux * ux / n2 - 1, 2 * ux * uy / n2), (2 * ux * uy / n2, 2 * uy * uy / n2 - 1))
+    inv_det = 1 / (ax * by - bx * ay)
+    binv = ((by * inv_det, -bx * inv_det), (-ay * inv_det, ax * inv_det))
+    b = ((ax, bx), (ay, by))
+    m = [[sum(binv[i][k] * r[k][h] * b[h][j] for k in range(2) for h in range(2)) for j in range(2)] for i in range(2)]
+    out = tuple(tuple(round(v) for v in row) for row in m)
+    assert all(abs(m[i][j] - out[i][j]) < 1e-9 for i in range(2) for j in range(2)), (shape, d, m)
+    return out  # type: ignore[return-value]
+
+
+@functools.cache
+def reflection(shape: str, d: IntVec, c: int) -> tuple[Mat, IntVec]:
+    """Reflection across the lattice line det(d, x) = c as x -> M x + t, t in fine units (integral: lattice to lattice)."""
+    m = reflection_matrix(shape, d)
+    on = (Fraction(-c, d[1]), Fraction(0)) if d[1] else (Fraction(0), Fraction(c, d[0]))
+    t = (on[0] - m[0][0] * on[0] - m[0][1] * on[1], on[1] - m[1][0] * on[0] - m[1][1] * on[1])
+    assert t[0].denominator == 1 and t[1].denominator == 1, (shape, d, c, t)
+    return m, (FINE * int(t[0]), FINE * int(t[1]))
+
+
+@dataclass(frozen=True)
+class Line:
+    """The crease {x : det(d, x) = c} (coarse units); ``side`` +1 or -1 says which half-plane (det(d, x) - c > 0 or < 0)
+    is the flap."""
+
+    shape: str
+    name: str
+    d: IntVec
+    c: int
+    side: int
+
+    def value(self, p: IntVec) -> int:
+        return self.side * (det(self.d, p) - FINE * self.c)
+
+    def reflect(self, p: IntVec) -> IntVec:
+        (a, b), (e, f) = (m := reflection(self.shape, self.d, self.c))[0]
+        t = m[1]
+        return (a * p[0] + b * p[1] + t[0], e * p[0] + f * p[1] + t[1])
+
+
+def clip(poly: list[IntVec], line: Line, keep: int) -> list[IntVec]:
+    """The part of a convex polygon where ``keep * line.value`` >= 0 (Sutherland-Hodgman, exact)."""
+    out: list[IntVec] = []
+    for i, p in enumerate(poly):
+        q = poly[(i + 1) % len(poly)]
+        vp, vq = keep * line.value(p), keep * line.value(q)
+        if vp >= 0:
+            out.append(p)
+        if (vp > 0 > vq) or (vp < 0 < vq):
+            den, x, y = vp - vq, vp * q[0] - vq * p[0], vp * q[1] - vq * p[1]
+            assert x % den == 0 and y % den == 0, (poly, line)
+            out.append((x // den, y // den))
+    return out if area2(out) > 0 else []
+
+
+def area2(poly: list[IntVec]) -> int:
+    """Twice the signed area (fine lattice units)."""
+    return sum(det(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))) if len(poly) >= 3 else 0
+
+
+def inside(poly: list[IntVec], p: IntVec) -> bool:
+    """p in the closed convex counter-clockwise polygon."""
+    return all(det((b[0] - a[0], b[1] - a[1]), (p[0] - a[0], p[1] - a[1])) >= 0 for a, b in zip(poly, poly[1:] + poly[:1], strict=True))
+
+
+def edges(shape: str, poly: list[IntVec]) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    corners = [cartesian(shape, v) for v in poly]
+    return list(zip(corners, corners[1:] + corners[:1], strict=True))
+
+
+@dataclass(frozen=True)
+class Layer:
+    """A piece of the sheet in the packet: its polygon now and the folds (indices) that reflected it, in order."""
+
+    poly: list[IntVec]
+    path: tuple[int, ...]
+
+    def to_sheet(self, p: IntVec, lines: list[Line]) -> IntVec:
+        for k in reversed(self.path):
+            p = lines[k].reflect(p)
+        return p
+
+
+def apply_fold(layers: list[Layer], lines: list[Line], k: int) -> list[Layer]:
+    out = []
+    for layer in layers:
+        stay, flap = clip(layer.poly, lines[k], -1), clip(layer.poly, lines[k], 1)
+        if stay:
+            out.append(Layer(stay, layer.path))
+        if flap:
+            out.append(Layer([lines[k].reflect(p) for p in reversed(flap)], (*layer.path, k)))
+    return out
+
+
+def try_fold(shape: str, outline: list[IntVec], line: Line) -> list[IntVec] | None:
+    """The packet after folding along ``line``, or None unless the flap (at least MIN_FLAP of the packet), reflected,
+    lies inside the part that stays and no edge of either part is shorter than MIN_EDGE."""
+    flap, stay = clip(outline, line, 1), clip(outline, line, -1)
+    if not flap or not stay or area2(flap) < MIN_FLAP * area2(outline):
+        return None
+    if min(math.dist(a, b) for part in (flap, stay) for a, b in edges(shape, part)) < MIN_EDGE:
+        return None
+    return stay if all(inside(stay, line.reflect(p)) for p in flap) else None
+
+
+def lattice_points(poly: list[IntVec]) -> list[IntVec]:
+    """Lattice points (coarse) in the closed convex polygon (fine coordinates)."""
+    xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+    box = [(a, b) for a in range(min(xs) // FINE, max(xs) // FINE + 1) for b in range(min(ys) // FINE, max(ys) // FINE + 1)]
+    return [q for q in box if inside(poly, fine(q))]
+
+
+Coverage = dict[IntVec, frozenset[int]]
+
+
+def fold_coverage(coverage: Coverage, stay: list[IntVec], line: Line, k: int) -> Coverage:
+    """For each lattice point of the new packet, the folds some layer under it has gone through (fold k included when
+    a flap layer lands there). A hole punched where every fold is covered is changed by every fold."""
+    out = {}
+    for q in lattice_points(stay):
+        folds = coverage[q]
+        r = coarse(line.reflect(fine(q)))
+        if r in coverage and line.value(fine(r)) > 0:
+            folds = folds | coverage[r] | {k}
+        out[q] = folds
+    return out
+
+
+@dataclass(frozen=True)
+class Packet:
+    """The folded sheet so far: creases, outline, layers and the per-point fold coverage."""
+
+    lines: tuple[Line, ...]
+    outline: list[IntVec]
+    layers: list[Layer]
+    coverage: Coverage
+
+
+def punchable(shape: str, packet: Packet) -> bool:
+    """Some lattice point is covered by every fold so far and clear of every layer edge."""
+    full = [fine(q) for q, folds in packet.coverage.items() if len(folds) == len(packet.lines)]
+    return any(all(clear_of_edges(shape, layer.poly, q) for layer in packet.layers) for q in full)
+
+
+def random_fold(rng: random.Random, shape: str, packet: Packet, names: tuple[str, ...]) -> Packet | None:
+    """The packet after a crease drawn uniformly among the valid ones (lattice lines crossing it, either flap side)
+    that leave a punchable point (so the last fold leaves a hole every fold changes); None if there is none."""
+    candidates = []
+    for name in names:
+        d = DIRECTIONS[shape][name]
+        values = [det(d, p) for p in packet.outline]
+        candidates += [Line(shape, name, d, c, side) for c in range(min(values) // FINE + 1, -(-max(values) // FINE)) for side in (1, -1)]
+    rng.shuffle(candidates)
+    k = len(packet.lines)
+    for line in candidates:
+        stay = try_fold(shape, packet.outline, line)
+        if stay is None:
+            continue
+        coverage = fold_coverage(packet.coverage, stay, line, k)
+        if not any(len(folds) == k + 1 for folds in coverage.values()):
+            continue
+        lines = (*packet.lines, line)
+        folded = Packet(lines, stay, apply_fold(packet.layers, list(lines), k), coverage)
+        if punchable(shape, folded):
+            return folded
+    return None
+
+
+def fold_sheet(rng: random.Random, shape: str, n: int, diagonal: bool) -> Packet | None:
+    """A fold sequence; with ``diagonal`` one randomly chosen fold is forced diagonal, the others may be either."""
+    diagonal_names = tuple(k for k in DIRECTIONS[shape] if k not in VH)
+    forced = rng.randrange(n) if diagonal else -1
+    sheet = sheet_polygon(shape)
+    packet: Packet | None = Packet((), sheet, [Layer(sheet, ())], {q: frozenset() for q in lattice_points(sheet)})
+    for k in range(n):
+        names = diagonal_names if k == forced else (tuple(DIRECTIONS[shape]) if diagonal else VH)
+        packet = random_fold(rng, shape, packet, names)
+        if packet is None:
+            return None
+    return packet
+
+
+def segment_distance(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+    abx, aby = b[0] - a[0], b[1] - a[1]
+    t = max(0.0, min(1.0, ((p[0] - a[0]) * abx + (p[1] - a[1]) * aby) / (abx * abx + aby * aby)))
+    return math.hypot(p[0] - a[0] - t * abx, p[1] - a[1] - t * aby)
+
+
+def clear_of_edges(shape: str, poly: list[IntVec], p: IntVec) -> bool:
+    pc = cartesian(shape, p)
+    return all(segment_distance(pc, a, b) >= HOLE_MARGIN for a, b in edges(shape, poly))
+
+
+@dataclass(frozen=True)
+class Site:
+    """A place to punch the packet: the sheet points (coarse) the hole goes through and the folds those layers took."""
+
+    through: tuple[IntVec, ...]
+    folds: frozenset[int]
+
+
+def punch_sites(shape: str, layers: list[Layer], outline: list[IntVec], lines: list[Line]) -> dict[IntVec, Site]:
+    """Lattice points (coarse) of the packet clear of every layer edge that go through at least two layers."""
+    xs, ys = [p[0] for p in outline], [p[1] for p in outline]
+    sites = {}
+    for a in range(min(xs) // FINE, max(xs) // FINE + 1):
+        for b in range(min(ys) // FINE, max(ys) // FINE + 1):
+            q = fine((a, b))
+            if not inside(outline, q) or not all(clear_of_edges(shape, layer.poly, q) for layer in layers):
+                continue
+            under = [layer for layer in layers if inside(layer.poly, q)]
+            if len(under) >= 2:
+                through = tuple(sorted(coarse(layer.to_sheet(q, lines)) for layer in under))
+                sites[(a, b)] = Site(through, frozenset(k for layer in under for k in layer.path))
+    return sites
+
+
+def unfold(shape: str, lines: list[Line], punched: list[IntVec]) -> frozenset[IntVec]:
+    """The holes on the sheet after folding along ``lines`` and punching at ``punched`` (coarse lattice points)."""
+    layers = [Layer(sheet_polygon(shape), ())]
+    for k in range(len(lines)):
+        layers = apply_fold(layers, lines, k)
+    return frozenset(coarse(layer.to_sheet(fine(q), lines)) for q in punched for layer in layers if inside(layer.poly, fine(q)))
+
+
+def choose_punches(rng: random.Random, sites: dict[IntVec, Site], n_folds: int, count: int) -> list[IntVec] | None:
+    """``count`` sites whose layers together took every fold, so each fold changes the answer."""
+    chosen: list[IntVec] = []
+    covered: frozenset[int] = frozenset()
+    for k in range(count):
+        pool = [q for q in sorted(sites) if q not in chosen]
+        if k == count - 1:
+            pool = [q for q in pool if len(covered | sites[q].folds) == n_folds]
+        if not pool:
+            return None
+        chosen.append(rng.choice(pool))
+        covered |= sites[chosen[-1]].folds
+    return chosen
+
+
+@functools.cache
+def free_sites(shape: str) -> tuple[IntVec, ...]:
+    """Lattice points (coarse) of the unfolded sheet where a hole can be drawn (clear of the rim)."""
+    poly = sheet_polygon(shape)
+    lo, hi = (0, SQUARE_SIDE) if shape == "square" else (-HEX_RADIUS, HEX_RADIUS)
+    grid = [fine((a, b)) for a in range(lo, hi + 1) for b in range(lo, hi + 1)]
+    return tuple(coarse(p) for p in grid if inside(poly, p) and clear_of_edges(shape, poly, p))
+
+
+def sheet_mirrors(shape: str) -> list[Line]:
+    """The sheet's own mirror axes (through its centre, one per crease direction)."""
+    centre = sheet_center(shape)
+    return [Line(shape, name, d, det(d, centre), 1) for name, d in DIRECTIONS[shape].items()]
+
+
+def mirror_set(line: Line, holes: frozenset[IntVec]) -> frozenset[IntVec]:
+    return frozenset(coarse(line.reflect(fine(p))) for p in holes)
+
+
+# --- foils ---------------------------------------------------------------------------------------------
+
+
+Holes = frozenset[IntVec]
+Edit = Callable[[Holes], Holes]
+
+
+def make_edit(rng: random.Random, kind: str, shape: str, holes: Holes, taken: set[IntVec]) -> Edit | None:
+    """An edit of the given type, chosen on the answer's holes but applicable to any hole set (so it can be combined
+    with another edit), or None if there is none. ``taken``: points another edit touches, kept apart so that two
+    local edits commute; the points this edit touches are added."""
+    free = [p for p in free_sites(shape) if p not in holes and p not in taken]
+    own = sorted(holes - taken)
+    if kind == "mirror":
+        lines = [line for line in sheet_mirrors(shape) if mirror_set(line, holes) != holes]
+        line = rng.choice(lines) if lines else None
+        return None if line is None else lambda s: mirror_set(line, s)
+    if kind == "extra_hole":  # preferably where a mirror image of a true hole would be
+        plausible = sorted({p for line in sheet_mirrors(shape) for p in mirror_set(line, holes)} - holes - taken)
+        pool = plausible or free
+        if not pool:
+            return None
+        added = rng.choice(pool)
+        taken.add(added)
+        return lambda s: s | {added}
+    if len(own) < 2:  # drop_hole / move_hole: the answer keeps at least one other hole
+        return None
+    gone = rng.choice(own)
+    taken.add(gone)
+    if kind == "drop_hole":
+        return lambda s: s - {gone}
+    here = cartesian(shape, gone, 1)  # move_hole: to a nearby free lattice point
+    near = [p for p in free if math.dist(cartesian(shape, p, 1), here) <= MOVE_RADIUS]
+    if not near:
+        return None
+    target = rng.choice(near)
+    taken.add(target)
+    return lambda s: (s - {gone}) | {target}
+
+
+def choose_foils(rng: random.Random, shape: str, holes: Holes) -> list[tuple[str, Holes]] | None:
+    """Two edits of two different types, and both together: the four options form a 2 x 2 design, so every option
+    differs from one option by each edit and from one by both. No option is the odd one out or the centre of the
+    others (with three edits of the answer, the answer would be the option most like all the others)."""
+    for _ in range(20):
+        first, second = sorted(rng.sample(FOIL_TYPES, 2), key=FOIL_TYPES.index)  # "mirror" last: applied last
+        taken: set[IntVec] = set()
+        edit_a, edit_b = make_edit(rng, first, shape, holes, taken), make_edit(rng, second, shape, holes, taken)
+        if edit_a is None or edit_b is None:
+            continue
+        foils = [(first, edit_a(holes)), (second, edit_b(holes)), (f"{first}+{second}", edit_b(edit_a(holes)))]
+        if len({holes, *(f for _, f in foils)}) == 4 and all(f for _, f in foils):
+            return foils
+    return None
+
+
+# --- drawing -------------------------------------------------------------------------------------------
+
+FLAP_FILL = (205, 205, 205)
+ARROW = (70, 70, 70)
+LINE_W = 3
+PointF = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Sheet coordinates -> pixels in a panel: one scale for every panel, the sheet centred in each content box."""
+
+    scale: float
+    center: PointF  # sheet bounding-box centre (Cartesian sheet units)
+
+    def to_px(self, box: base.Box, p: PointF) -> PointF:
+        left, top, right, bottom = base.content_box(box)
+        return ((left + right) / 2 + self.scale * (p[0] - self.center[0]), (top + bottom) / 2 - self.scale * (p[1] - self.center[1]))
+
+
+def layout(steps: int) -> tuple[list[base.Box], list[base.Box]]:
+    """Step panels (one row of up to 4, else two rows of 3) above a row of 4 option panels, centred vertically."""
+    rows, cols = (1, steps) if steps <= 4 else (2, 3)
+    band = 330 * rows + 16
+    top = (base.SIZE - band - 8 - 316) // 2
+    step_boxes = base.grid_boxes(rows, cols, top=top, bottom=top + band)[:steps]
+    option_boxes = base.grid_boxes(1, 4, top=top + band + 8, bottom=top + band + 8 + 316)
+    return step_boxes, option_boxes
+
+
+def make_frame(shape: str, boxes: list[base.Box]) -> Frame:
+    corners = [cartesian(shape, p) for p in sheet_polygon(shape)]
+    xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+    room = min(min(x1 - x0, y1 - y0) for x0, y0, x1, y1 in map(base.content_box, boxes))
+    return Frame(0.84 * room / max(max(xs) - min(xs), max(ys) - min(ys)), ((max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2))
+
+
+def draw_polygon(draw: ImageDraw.ImageDraw, frame: Frame, box: base.Box, shape: str, poly: list[IntVec]) -> None:
+    draw.polygon([frame.to_px(box, cartesian(shape, p)) for p in poly], outline=base.INK, width=LINE_W)
+
+
+def draw_holes(draw: ImageDraw.ImageDraw, frame: Frame, box: base.Box, points: list[PointF]) -> None:
+    r = HOLE_RADIUS * frame.scale
+    for p in points:
+        x, y = frame.to_px(box, p)
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=base.INK)
+
+
+def draw_dashed(draw: ImageDraw.ImageDraw, a: PointF, b: PointF, dash: float = 9, gap: float = 6) -> None:
+    length = math.dist(a, b)
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    s = 0.0
+    while s < length:
+        e = min(s + dash, length)
+        draw.line([(a[0] + ux * s, a[1] + uy * s), (a[0] + ux * e, a[1] + uy * e)], fill=base.INK, width=LINE_W)
+        s = e + gap
+
+
+def draw_arrow(draw: ImageDraw.ImageDraw, a: PointF, b: PointF) -> None:
+    """Arrow from the flap's centre to where it lands, head at b."""
+    length = math.dist(a, b)
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    head = min(14.0, 0.45 * length)
+    tip_base = (b[0] - ux * head, b[1] - uy * head)
+    draw.line([a, tip_base], fill=ARROW, width=3)
+    wing = 0.5 * head
+    draw.polygon([b, (tip_base[0] - uy * wing, tip_base[1] + ux * wing), (tip_base[0] + uy * wing, tip_base[1] - ux * wing)], fill=ARROW)
+
+
+def centroid(poly: list[IntVec]) -> PointF:
+    """Vertex mean (fine units): a point well inside the convex flap, for the arrow and the flap's side."""
+    return (sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly))
+
+
+def crease(outline: list[IntVec], line: Line) -> list[IntVec]:
+    """The crease's two ends on the packet's rim."""
+    ends = [p for p in clip(outline, line, 1) if line.value(p) == 0]
+    assert len(ends) == 2, (outline, line)
+    return ends
+
+
+def draw_fold_step(draw: ImageDraw.ImageDraw, frame: Frame, box: base.Box, shape: str, outline: list[IntVec], line: Line) -> None:
+    """The packet before this fold, the flap shaded, the crease dashed, an arrow from the flap to where it lands."""
+    flap = clip(outline, line, 1)
+    draw.polygon([frame.to_px(box, cartesian(shape, p)) for p in flap], fill=FLAP_FILL)
+    draw_polygon(draw, frame, box, shape, outline)
+    draw_dashed(draw, *(frame.to_px(box, cartesian(shape, p)) for p in crease(outline, line)))
+    c = centroid(flap)
+    draw_arrow(draw, frame.to_px(box, cartesian(shape, c)), frame.to_px(box, cartesian(shape, line.reflect(c))))
+
+
+def render(shape: str, lines: list[Line], punched: list[IntVec], options: list[frozenset[IntVec]]) -> tuple[Image.Image, dict]:
+    img = base.canvas()
+    draw = ImageDraw.Draw(img)
+    step_boxes, option_boxes = layout(len(lines) + 2)
+    frame = make_frame(shape, step_boxes + option_boxes)
+    outline = sheet_polygon(shape)
+    draw_polygon(draw, frame, step_boxes[0], shape, outline)
+    base.draw_label(img, step_boxes[0], "Unfolded", base.HEADING_FONT)
+    for k, line in enumerate(lines, start=1):
+        draw_fold_step(draw, frame, step_boxes[k], shape, outline, line)
+        base.draw_label(img, step_boxes[k], f"fold {k}", base.HEADING_FONT)
+        outline = clip(outline, line, -1)
+    draw_polygon(draw, frame, step_boxes[-1], shape, outline)
+    draw_holes(draw, frame, step_boxes[-1], [cartesian(shape, p, 1) for p in punched])
+    base.draw_label(img, step_boxes[-1], "Final view", base.HEADING_FONT)
+    separator = step_boxes[-1][3] + 12
+    draw.line([(16, separator), (base.SIZE - 16, separator)], fill=(160, 160, 160), width=1)
+    for box, holes in zip(option_boxes, options, strict=True):
+        draw_polygon(draw, frame, box, shape, sheet_polygon(shape))
+        draw_holes(draw, frame, box, [cartesian(shape, p, 1) for p in sorted(holes)])
+    base.draw_option_labels(img, option_boxes)
+    geometry = {"step_boxes": [list(b) for b in step_boxes], "option_boxes": [list(b) for b in option_boxes]}
+    geometry["px_per_unit"], geometry["frame_center"] = frame.scale, list(frame.center)
+    return img, geometry
+
+
+# --- the item ------------------------------------------------------------------------------------------
+
+
+def _pt(p: PointF) -> list[float]:
+    return [round(p[0], 9), round(p[1], 9)]
+
+
+def fold_record(shape: str, outline: list[IntVec], line: Line) -> dict:
+    """A fold as the verifier reads it: two Cartesian points on the crease and the sign of the flap's side."""
+    a, b = (cartesian(shape, p) for p in crease(outline, line))
+    f = cartesian(shape, centroid(clip(outline, line, 1)))
+    sign = 1 if (b[0] - a[0]) * (f[1] - a[1]) - (b[1] - a[1]) * (f[0] - a[0]) > 0 else -1
+    return {"line": [_pt(a), _pt(b)], "flap_sign": sign, "kind": line.name if line.name in VH else "diagonal"}
+
+
+def build(rng: random.Random, config: Config) -> tuple[str, list[Line], list[IntVec], frozenset[IntVec], list]:
+    """Sheet, folds, punched lattice points, the unfolded hole set and three foils (resampled until all fit)."""
+    shape, n_folds = rng.choice(config.shapes), rng.randint(config.min_folds, config.max_folds)
+    for _ in range(3_000):
+        packet = fold_sheet(rng, shape, n_folds, config.diagonal)
+        if packet is None:
+            continue
+        lines = list(packet.lines)
+        sites = punch_sites(shape, packet.layers, packet.outline, lines)
+        punched = choose_punches(rng, sites, len(lines), config.holes)
+        if punched is None:
+            continue
+        holes = frozenset(p for q in punched for p in sites[q].through)
+        if len(holes) > MAX_HOLES or any(unfold(shape, lines[:k] + lines[k + 1 :], punched) == holes for k in range(len(lines))):
+            continue
+        foils = choose_foils(rng, shape, holes)
+        if foils is not None:
+            return shape, lines, punched, holes, foils
+    raise RuntimeError(f"no item found for {config}: folds, punch and foils could not meet the constraints")
+
+
+def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
+    rng = base.item_rng(seed, TASK, index, config)
+    shape, lines, punched, holes, foils = build(rng, config)
+    options, option_types = base.place_options(rng, holes, foils)
+    img, geometry = render(shape, lines, punched, options)
+    outline, folds = sheet_polygon(shape), []
+    for line in lines:
+        folds.append(fold_record(shape, outline, line))
+        outline = clip(outline, line, -1)
+    scene = {
+        "shape": shape,
+        "sheet": [_pt(cartesian(shape, p)) for p in sheet_polygon(shape)],
+        "folds": folds,
+        "punched": [_pt(cartesian(shape, p, 1)) for p in punched],
+        "options": [[_pt(cartesian(shape, p, 1)) for p in sorted(o)] for o in options],
+        "hole_radius": HOLE_RADIUS,
+        **geometry,
+        "params": {**dataclasses.asdict(config), "shape": shape, "folds": len(lines), "fold_kinds": [f["kind"] for f in folds]},
+    }
+    extra = {"folds": "Diagonal" if any(f["kind"] == "diagonal" for f in folds) else "Vertical/Horizontal"}
+    return base.make_item(TASK, seed, index, img, option_types, base.preset_name(config, PRESETS), scene, extra)

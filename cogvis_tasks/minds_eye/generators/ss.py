@@ -1,0 +1,471 @@
+"""SS Symmetric Structures: four line drawings, three symmetric, one not.
+
+Each figure is a random path of about 10-14 segments made symmetric by construction:
+* ``reflection``: a random half path starting at the axis and its mirror image
+  (joined on the axis, or bridged across it by one segment; sometimes with a stem
+  along the axis, the released items' "Y" shape);
+* ``rotationK`` (K = 2..6): a motif repeated K times about the centre, either as a
+  closed loop (motif from a point to its turned copy) or as K arms from the centre
+  (never for K = 4: four hooked arms can look like a swastika).
+Figures never cross themselves, keep clear gaps between strokes, have no needle-sharp
+corners and are not flat (ink principal spreads at least ``MIN_ROUNDNESS`` apart).
+
+The odd one out (option type ``correct``) is a symmetric figure of a configured kind
+with ``moved_vertices`` corners or stroke ends slid by ``min_shift``-``max_shift`` (in
+units of the figure's radius) along the ellipse through the vertex with its two
+neighbours as foci, which keeps the ink length. It is accepted only if certifiably
+asymmetric: no reflection about an axis through its ink centroid and no turn by 360/k
+degrees (k = 2..8) maps its vertices to within ``max(MIN_ASYMMETRY, min_shift / 3)``
+of the drawing (axis angles on a grid plus the Lipschitz bound, so the bound holds for
+every angle). The verifier's tolerance (0.02) is well below that bound.
+
+Size is no cue: every figure's bounding box is scaled to one size (then shrunk by a
+random 0-12%); the odd figure is drawn with the zoom that matches its size cues (ink
+length, bounding-box and hull areas, on geometric average) to the symmetric figure it
+came from; and the symmetric options are drawn from the same sources as the odd one
+(figures that admit such a perturbation: small figures admit fewer, so otherwise the
+odd one would be larger on average).
+
+Presets:
+* easy: reflections only, every axis vertical; the odd one has 3 vertices slid by
+  0.25-0.35 radius, a plainly lopsided drawing.
+* medium: reflections about arbitrary axes and 2-fold rotations at any orientation;
+  2 vertices slid by 0.2-0.3: the symmetry has to be found, not read off an axis.
+* hard: reflections and k-fold rotations up to 6 at any orientation; a single vertex
+  slid by 0.1-0.15 radius (still at least 0.05 from any symmetric position, 2.5x the
+  verifier's tolerance): a subtle but measurable defect.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from . import base
+
+TASK = "SS"
+DEFAULT_ITEMS = 100
+
+KINDS = ("reflection", "rotation2", "rotation3", "rotation4", "rotation5", "rotation6")
+AXES = ("vertical", "any")
+ANSWER_TEXT = "lacks symmetry"
+MIN_ASYMMETRY = 0.05  # least certified distance from every symmetric position (figure radius = 1)
+SIZE_BALANCE = 0.15  # the odd figure's drawn ink length, bounding-box and hull areas within 15% of its source's
+MAX_CORNER = math.radians(145)  # only corners sharper than this (and stroke ends) are slid
+MIN_GAP = 0.07  # least distance between strokes that do not meet
+MIN_ANGLE = math.radians(25)  # least angle between two segments meeting at a vertex
+MIN_SEGMENT = 0.12
+MIN_ROUNDNESS = 0.4  # least ratio of the ink's principal spreads: no flat, line-like figures
+FIGURE_FILL = 0.85  # a figure's bounding box: long side this fraction of the content box (times zoom <= 1.15: fits)
+SIZE_JITTER = 0.12  # every figure drawn 0-12% smaller at random: size is a nuisance, not a cue
+LINE_W = 3
+SUPERSAMPLE = 2
+
+
+@dataclass(frozen=True)
+class Config:
+    kinds: tuple[str, ...] = ("reflection",)  # symmetry types of the figures (the odd one is derived from one of them)
+    axis: str = "vertical"  # "vertical": figures upright (reflection axes vertical); "any": figures turned at random
+    min_shift: float = 0.25  # displacement of each slid vertex of the odd figure, figure radius = 1
+    max_shift: float = 0.35
+    moved_vertices: int = 3
+
+    def __post_init__(self) -> None:
+        if not self.kinds or any(k not in KINDS for k in self.kinds) or len(set(self.kinds)) != len(self.kinds):
+            raise ValueError(f"kinds must be distinct names from {KINDS}, got {self.kinds!r}")
+        base.check_choice("axis", self.axis, AXES)
+        base.check_range("min_shift", self.min_shift, 0.08, 0.6)
+        base.check_range("max_shift", self.max_shift, self.min_shift, 0.6)
+        base.check_range("moved_vertices", self.moved_vertices, 1, 4)
+
+
+PRESETS: dict[str, Config] = {
+    "easy": Config(kinds=("reflection",), axis="vertical", min_shift=0.25, max_shift=0.35, moved_vertices=3),
+    "medium": Config(kinds=("reflection", "rotation2"), axis="any", min_shift=0.2, max_shift=0.3, moved_vertices=2),
+    "hard": Config(kinds=KINDS, axis="any", min_shift=0.1, max_shift=0.15, moved_vertices=1),
+}
+
+
+@dataclass(frozen=True)
+class Figure:
+    """Vertices and strokes (polylines as vertex indices; a shared index is a shared point, e.g. a star's centre)."""
+
+    vertices: np.ndarray  # (n, 2)
+    strokes: tuple[tuple[int, ...], ...]
+
+    def segments(self) -> tuple[np.ndarray, np.ndarray]:
+        pairs = [(s[i], s[i + 1]) for s in self.strokes for i in range(len(s) - 1)]
+        idx = np.array(pairs)
+        return self.vertices[idx[:, 0]], self.vertices[idx[:, 1]]
+
+    def moved(self, vertices: np.ndarray) -> Figure:
+        return Figure(vertices, self.strokes)
+
+
+def _rot(angle: float) -> np.ndarray:
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[c, -s], [s, c]])
+
+
+# --- symmetric figures -------------------------------------------------------------------------------
+
+
+def _half_path(rng: random.Random, segments: int) -> np.ndarray | None:
+    """A random walk from the axis (x = 0) that stays on its right (x >= 0.12 after the start)."""
+    heading = rng.uniform(-1.2, 1.2)
+    points = [np.zeros(2)]
+    for _ in range(segments):
+        step = rng.uniform(0.25, 0.5)
+        points.append(points[-1] + step * np.array([math.cos(heading), math.sin(heading)]))
+        if points[-1][0] < 0.12:
+            return None
+        heading += rng.uniform(-1.4, 1.4)
+    return np.array(points)
+
+
+def reflection_figure(rng: random.Random) -> Figure | None:
+    """A half path and its mirror image about the vertical axis: joined on the axis, or bridged across it."""
+    half = _half_path(rng, rng.randint(4, 6))
+    if half is None:
+        return None
+    mirror = half[::-1] * np.array([-1.0, 1.0])
+    if rng.random() < 0.5:  # bridged: the walk's start is dropped, one segment crosses the axis
+        vertices = np.vstack([mirror[:-1], half[1:]])
+        return Figure(vertices, (tuple(range(len(vertices))),))
+    vertices = np.vstack([mirror, half[1:]])
+    strokes: tuple[tuple[int, ...], ...] = (tuple(range(len(vertices))),)
+    if rng.random() < 0.35:  # a stem along the axis from the joint
+        centre = len(mirror) - 1
+        vertices = np.vstack([vertices, [[0.0, rng.choice((-1, 1)) * rng.uniform(0.3, 0.6)]]])
+        strokes += ((centre, len(vertices) - 1),)
+    return Figure(vertices, strokes)
+
+
+def rotation_figure(rng: random.Random, k: int) -> Figure:
+    """A motif turned k times: a closed loop through k copies of it, or k arms from the centre (not for k = 4:
+    four hooked arms can look like a swastika)."""
+    sector = 2 * math.pi / k
+    if k == 4 or rng.random() < 0.55:
+        count = max(2, round(rng.uniform(9, 14) / k))
+        angles = sorted(rng.uniform(0.08, sector - 0.08) for _ in range(count - 1))
+        motif = [(rng.uniform(0.5, 1.0), 0.0)] + [(rng.uniform(0.35, 1.0), a) for a in angles]
+        points = [(r * math.cos(a + j * sector), r * math.sin(a + j * sector)) for j in range(k) for r, a in motif]
+        n = len(points)
+        return Figure(np.array(points), (tuple(range(n)) + (0,),))
+    count = max(2, round(rng.uniform(8, 12) / k))
+    radii = sorted(rng.uniform(0.2, 1.0) for _ in range(count))
+    arm = [(r, rng.uniform(0.05, sector - 0.05)) for r in radii]
+    points = [(0.0, 0.0)] + [(r * math.cos(a + j * sector), r * math.sin(a + j * sector)) for j in range(k) for r, a in arm]
+    return Figure(np.array(points), tuple((0, *range(1 + j * count, 1 + (j + 1) * count)) for j in range(k)))
+
+
+def symmetric_figure(rng: random.Random, kind: str) -> Figure:
+    """A well-formed figure of the given symmetry kind, normalised (ink centroid at 0, radius 1)."""
+    while True:
+        fig = reflection_figure(rng) if kind == "reflection" else rotation_figure(rng, int(kind[-1]))
+        if fig is not None:
+            fig = normalised(fig)
+            if roundness(fig) >= MIN_ROUNDNESS and well_formed(fig):
+                return fig
+
+
+# --- geometry --------------------------------------------------------------------------------------
+
+
+def ink_centroid(fig: Figure) -> np.ndarray:
+    a, b = fig.segments()
+    lengths = np.linalg.norm(b - a, axis=1)
+    return ((a + b) / 2 * lengths[:, None]).sum(axis=0) / lengths.sum()
+
+
+def normalised(fig: Figure) -> Figure:
+    v = fig.vertices - ink_centroid(fig)
+    return fig.moved(v / np.linalg.norm(v, axis=1).max())
+
+
+def ink_length(fig: Figure) -> float:
+    a, b = fig.segments()
+    return float(np.linalg.norm(b - a, axis=1).sum())
+
+
+def ink_covariance(fig: Figure) -> np.ndarray:
+    """Second moments of the ink about its centroid (each segment a uniform line density)."""
+    a, b = fig.segments()
+    w = np.linalg.norm(b - a, axis=1)
+    m = (a + b) / 2 - ink_centroid(fig)
+    return (m.T * w) @ m / w.sum() + ((b - a).T * w) @ (b - a) / (12 * w.sum())
+
+
+def roundness(fig: Figure) -> float:
+    """Minor over major principal spread of the ink: 1 round, 0 a line."""
+    low, high = np.linalg.eigvalsh(ink_covariance(fig))
+    return float(math.sqrt(max(low, 0.0) / high))
+
+
+def distance_to_segments(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Distance from each point (..., 2) to the nearest segment a[i]-b[i]."""
+    return point_segment_distances(p, a, b).min(axis=-1)
+
+
+def point_segment_distances(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Distance from each point (..., 2) to each segment a[i]-b[i]: shape (..., m)."""
+    dx, dy = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
+    rx, ry = p[..., 0, None] - a[:, 0], p[..., 1, None] - a[:, 1]
+    t = np.clip((rx * dx + ry * dy) / (dx * dx + dy * dy), 0.0, 1.0)
+    ex, ey = rx - t * dx, ry - t * dy
+    return np.sqrt(ex * ex + ey * ey)
+
+
+def _cross(o: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return (a[..., 0] - o[..., 0]) * (b[..., 1] - o[..., 1]) - (a[..., 1] - o[..., 1]) * (b[..., 0] - o[..., 0])
+
+
+def well_formed(fig: Figure) -> bool:
+    """No crossings, clear gaps between strokes that do not meet, no needle-sharp corners, no tiny segments."""
+    idx = np.array([(s[i], s[i + 1]) for s in fig.strokes for i in range(len(s) - 1)])
+    a, b = fig.vertices[idx[:, 0]], fig.vertices[idx[:, 1]]
+    if np.linalg.norm(b - a, axis=1).min() < MIN_SEGMENT:
+        return False
+    same = idx[:, None, :, None] == idx[None, :, None, :]  # (m, m, 2, 2): which ends two segments share
+    shares = same.any(axis=(2, 3))
+    ends = point_segment_distances(np.stack([a, b], axis=1), a, b).min(axis=1)  # (m, m): segment i's ends to segment j
+    gap = np.minimum(ends, ends.T)
+    ai, bi, aj, bj = a[:, None], b[:, None], a[None, :], b[None, :]
+    crossing = (_cross(ai, bi, aj) * _cross(ai, bi, bj) < 0) & (_cross(aj, bj, ai) * _cross(aj, bj, bi) < 0)
+    apart = ~shares
+    if ((gap < MIN_GAP) & apart).any() or (crossing & apart).any():
+        return False
+    i, j = np.nonzero(np.triu(shares, 1))
+    flat = same[i, j].reshape(-1, 4).argmax(axis=1)
+    end_i, end_j = flat // 2, flat % 2
+    centre = fig.vertices[idx[i, end_i]]
+    u, w = fig.vertices[idx[i, 1 - end_i]] - centre, fig.vertices[idx[j, 1 - end_j]] - centre
+    cos = (u * w).sum(axis=1) / (np.linalg.norm(u, axis=1) * np.linalg.norm(w, axis=1))
+    return not (cos > math.cos(MIN_ANGLE)).any()
+
+
+def _mirror_gaps(v: np.ndarray, a: np.ndarray, b: np.ndarray, thetas: np.ndarray) -> np.ndarray:
+    """For each axis angle, how far the farthest mirrored vertex lands from the drawing."""
+    u = np.stack([np.cos(thetas), np.sin(thetas)], axis=1)
+    reflected = 2 * (v @ u.T).T[..., None] * u[:, None, :] - v[None]  # (T, n, 2)
+    return distance_to_segments(reflected, a, b).max(axis=1)
+
+
+def certified_asymmetry(fig: Figure, cap: float = math.inf, coarse_deg: float = 2.0, fine_deg: float = 0.25) -> float:
+    """A lower bound, over every reflection axis through the ink centroid and every turn by 360/k (k = 2..8), of how far
+    the transformed vertices land from the drawing (figure radius 1). Turning the axis by d moves a reflected point
+    by at most 2 r d, so a value on an angle grid minus r * step bounds every angle in between; grid cells whose
+    coarse bound is below ``cap`` (and the turns' bound) are searched again on a fine grid. Exact as a bound; with a
+    finite cap, only whether it reaches the cap is meaningful."""
+    fig = normalised(fig)
+    v, (a, b) = fig.vertices, fig.segments()
+    turns = min(float(distance_to_segments(v @ _rot(2 * math.pi / k).T, a, b).max()) for k in range(2, 9))
+    coarse = np.radians(np.arange(0.0, 180.0, coarse_deg))
+    bounds = _mirror_gaps(v, a, b, coarse) - math.radians(coarse_deg)
+    low = bounds < min(turns, cap)
+    if low.any():
+        offsets = np.radians(np.arange(-coarse_deg / 2 + fine_deg / 2, coarse_deg / 2, fine_deg))
+        fine = (coarse[low][:, None] + offsets[None, :]).ravel()
+        bounds = np.concatenate([bounds[~low], _mirror_gaps(v, a, b, fine) - math.radians(fine_deg)])
+    return min(turns, float(bounds.min()))
+
+
+def neighbours(fig: Figure) -> dict[int, list[int]]:
+    """Vertex -> the vertices it is joined to by a segment."""
+    out: dict[int, list[int]] = {}
+    for stroke in fig.strokes:
+        for i, j in zip(stroke, stroke[1:], strict=False):
+            out.setdefault(i, []).append(j)
+            out.setdefault(j, []).append(i)
+    return out
+
+
+def movable_vertices(fig: Figure) -> list[int]:
+    """Vertices a slide visibly moves: stroke ends and corners sharper than MAX_CORNER. (At a nearly straight vertex
+    the ellipse runs along the path, so a slide changes little; points shared by 3+ segments stay.)"""
+    out = []
+    for i, near in sorted(neighbours(fig).items()):
+        if len(near) == 1:
+            out.append(i)
+        elif len(near) == 2:
+            u, w = fig.vertices[near[0]] - fig.vertices[i], fig.vertices[near[1]] - fig.vertices[i]
+            if float(u @ w) / (np.linalg.norm(u) * np.linalg.norm(w)) > math.cos(MAX_CORNER):
+                out.append(i)
+    return out
+
+
+def slides(rng: random.Random, v: np.ndarray, near: list[np.ndarray], low: float, high: float) -> list[np.ndarray]:
+    """Places v can move to by a distance in [low, high] without changing the ink length, in random order: along the
+    ellipse through v with its two neighbours as foci (an end vertex: the circle about its one neighbour)."""
+    p, q = (near[0], near[0]) if len(near) == 1 else near
+    centre, half = (p + q) / 2, float(np.linalg.norm(q - p)) / 2
+    major = (float(np.linalg.norm(v - p)) + float(np.linalg.norm(v - q))) / 2
+    minor = math.sqrt(max(major * major - half * half, 0.0))
+    if minor < 1e-3:
+        return []
+    u = (q - p) / (2 * half) if half > 0 else np.array([1.0, 0.0])
+    w = np.array([-u[1], u[0]])
+    t0 = math.atan2(float((v - centre) @ w) / minor, float((v - centre) @ u) / major)
+    ts = t0 + np.linspace(-math.pi, math.pi, 145)
+    points = centre + np.outer(major * np.cos(ts), u) + np.outer(minor * np.sin(ts), w)
+    moved = np.linalg.norm(points - v, axis=1)
+    fits = np.nonzero((moved >= low) & (moved <= high))[0].tolist()
+    return [points[k] for k in rng.sample(fits, min(len(fits), 12))]
+
+
+def perturbed(rng: random.Random, source: Figure, config: Config) -> Figure | None:
+    """The source with ``moved_vertices`` vertices slid (ink length kept) to places that keep it well formed,
+    normalised; None if that is impossible for the vertices drawn."""
+    adjacent, movable = neighbours(source), movable_vertices(source)
+    if len(movable) < config.moved_vertices:
+        return None
+    v = source.vertices.copy()
+    for i in rng.sample(movable, config.moved_vertices):
+        for place in slides(rng, v[i], [v[j] for j in adjacent[i]], config.min_shift, config.max_shift):
+            v[i] = place
+            if well_formed(source.moved(v)):
+                break
+        else:
+            return None
+    fig = normalised(source.moved(v))
+    return fig if roundness(fig) >= MIN_ROUNDNESS and well_formed(fig) else None
+
+
+def hull_area(points: np.ndarray) -> float:
+    """Area of the convex hull (monotone chain)."""
+    pts = sorted(map(tuple, points.tolist()))
+
+    def half(seq: list) -> list:
+        out: list = []
+        for p in seq:
+            while len(out) >= 2 and (out[-1][0] - out[-2][0]) * (p[1] - out[-2][1]) - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0]) <= 0:
+                out.pop()
+            out.append(p)
+        return out
+
+    ring = half(pts)[:-1] + half(pts[::-1])[:-1]
+    return 0.5 * abs(sum(a[0] * b[1] - a[1] * b[0] for a, b in zip(ring, ring[1:] + ring[:1], strict=True)))
+
+
+def turned(fig: Figure, angle: float) -> np.ndarray:
+    """Vertices as drawn (before scaling): turned by ``angle``, y flipped to image rows."""
+    return fig.vertices @ _rot(angle).T * np.array([1.0, -1.0])
+
+
+def drawn_scale(fig: Figure, angle: float) -> float:
+    """Drawing scale in half-panel units: the bounding box's long side is 2 * FIGURE_FILL for every figure."""
+    v = turned(fig, angle)
+    return 2 * FIGURE_FILL / float((v.max(axis=0) - v.min(axis=0)).max())
+
+
+def drawn_size(fig: Figure, angle: float) -> np.ndarray:
+    """Ink length, bounding-box area and convex-hull area as drawn (half-panel units): the size cues to balance."""
+    v, scale = turned(fig, angle), drawn_scale(fig, angle)
+    return np.array([ink_length(fig) * scale, float(np.prod(v.max(axis=0) - v.min(axis=0))) * scale**2, hull_area(v) * scale**2])
+
+
+def size_match(fig: Figure, source: Figure, angle: float) -> float:
+    """The zoom that brings the figure's drawn size cues, on geometric average (areas as square roots), to its
+    source's: the odd figure is drawn as large as the symmetric figure it came from."""
+    ratios = drawn_size(source, angle) / drawn_size(fig, angle)
+    return float(np.exp(np.mean(np.log(ratios) * np.array([1.0, 0.5, 0.5]))))
+
+
+def threshold(config: Config) -> float:
+    """The certified asymmetry the odd figure needs (figure radius 1)."""
+    return max(MIN_ASYMMETRY, config.min_shift / 3)
+
+
+def odd_from(rng: random.Random, source: Figure, angle: float, config: Config) -> tuple[Figure, float] | None:
+    """A perturbation of the source, certified asymmetric, its size cues within SIZE_BALANCE of the source's, and the
+    zoom that matches its drawn size to the source's; None if ten tries fail."""
+    for _ in range(10):
+        fig = perturbed(rng, source, config)
+        if fig is None or (np.abs(drawn_size(fig, angle) / drawn_size(source, angle) - 1) > SIZE_BALANCE).any():
+            continue
+        if certified_asymmetry(fig, threshold(config)) >= threshold(config):
+            return fig, size_match(fig, source, angle)
+    return None
+
+
+def asymmetric_figure(rng: random.Random, angle: float, config: Config) -> tuple[Figure, float]:
+    """The odd figure (and its zoom), made from the first symmetric figure of a configured kind that yields one."""
+    kind = rng.choice(config.kinds)  # drawn once: retrying kinds would favour those that perturb easily (and their size)
+    while True:
+        odd = odd_from(rng, symmetric_figure(rng, kind), angle, config)
+        if odd is not None:
+            return odd
+
+
+def matched_symmetric(rng: random.Random, kind: str, angle: float, config: Config) -> Figure:
+    """A symmetric figure from the same distribution as the odd figure's sources: one that would yield an odd figure.
+    Small figures yield fewer (large slides cross other strokes), so without this the odd one would be larger."""
+    while True:
+        source = symmetric_figure(rng, kind)
+        if odd_from(rng, source, angle, config) is not None:
+            return source
+
+
+# --- drawing -------------------------------------------------------------------------------------------
+
+
+def layout() -> list[base.Box]:
+    """One row of four square content boxes (plus label strips), centred vertically."""
+    width = (base.SIZE - 16 * 5) // 4
+    band = width + base.LABEL_H + 32
+    top = (base.SIZE - band) // 2
+    return base.grid_boxes(1, 4, top=top, bottom=top + band)
+
+
+def place(fig: Figure, box: base.Box, angle: float, zoom: float) -> list[np.ndarray]:
+    """The figure's strokes in canvas pixels: turned by ``angle``, bounding box centred, its long side ``zoom``
+    times FIGURE_FILL of the panel."""
+    v = turned(fig, angle)
+    left, top, right, bottom = base.content_box(box)
+    scale = zoom * drawn_scale(fig, angle) * min(right - left, bottom - top) / 2
+    px = (v - (v.max(axis=0) + v.min(axis=0)) / 2) * scale + np.array([(left + right) / 2, (top + bottom) / 2])
+    return [px[list(s)] for s in fig.strokes]
+
+
+def draw_strokes(img: Image.Image, box: base.Box, strokes: list[np.ndarray]) -> None:
+    """Draw in a supersampled copy of the content box only (cheap), then paste it back."""
+    left, top, right, bottom = base.content_box(box)
+    tile = Image.new("L", ((right - left) * SUPERSAMPLE, (bottom - top) * SUPERSAMPLE), 255)
+    draw = ImageDraw.Draw(tile)
+    for s in strokes:
+        draw.line([((x - left) * SUPERSAMPLE, (y - top) * SUPERSAMPLE) for x, y in s], fill=0, width=LINE_W * SUPERSAMPLE, joint="curve")
+    img.paste(tile.reduce(SUPERSAMPLE).convert("RGB"), (left, top))
+
+
+def draw_angle(rng: random.Random, config: Config) -> float:
+    """Upright figures only turn by half turns (a vertical axis stays vertical); otherwise any angle."""
+    return rng.uniform(0, 2 * math.pi) if config.axis == "any" else rng.choice((0.0, math.pi))
+
+
+def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
+    rng = base.item_rng(seed, TASK, index, config)
+    odd_angle = draw_angle(rng, config)
+    odd, odd_zoom = asymmetric_figure(rng, odd_angle, config)
+    kinds = [rng.choice(config.kinds) for _ in range(3)]
+    angles = [draw_angle(rng, config) for _ in kinds]
+    symmetric = [(kind, (matched_symmetric(rng, kind, angle, config), angle, 1.0)) for kind, angle in zip(kinds, angles, strict=True)]
+    figures, option_types = base.place_options(rng, (odd, odd_angle, odd_zoom), symmetric)
+    img = base.canvas()
+    boxes = layout()
+    drawn = []
+    for (fig, angle, zoom), box in zip(figures, boxes, strict=True):
+        strokes = place(fig, box, angle, zoom * rng.uniform(1 - SIZE_JITTER, 1))
+        draw_strokes(img, box, strokes)
+        drawn.append({"strokes": [np.round(s, 3).tolist() for s in strokes]})
+    base.draw_option_labels(img, boxes)
+    scene = {
+        "options": drawn,
+        "option_boxes": [list(b) for b in boxes],
+        "params": {**dataclasses.asdict(config), "symmetric_kinds": kinds},
+    }
+    return base.make_item(TASK, seed, index, img, option_types, base.preset_name(config, PRESETS), scene, {"answer": ANSWER_TEXT})

@@ -1,0 +1,75 @@
+"""Independent check of PF answers: fold a sampled sheet forward and see where the punch lands.
+
+The generator unfolds exactly (lattice reflections of the punched points, layer by
+layer). This verifier never unfolds and never uses the lattice: it covers the sheet
+with a fine grid of sample points (Cartesian floats), carries every point through the
+folds in order (a point on the flap side of a crease is reflected across it), marks
+the points that end up under a punched hole, and reads the holes of the unfolded
+sheet off as connected blobs of marked grid points (their centroids). The option
+whose hole centres match those blobs one to one is the answer; -1 if not exactly one.
+
+Only ``scene['sheet']``, ``scene['folds']`` (two points on each crease and the flap's
+side), ``scene['punched']`` and ``scene['options']`` are read.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import ndimage
+
+STEP = 0.04  # grid spacing, sheet units
+PUNCH = 0.2  # radius of the punch used for marking (sheet units)
+MATCH = 0.12  # a found hole matches an option hole this close
+
+
+def _inside_convex(poly: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    sign = np.sign(np.cross(poly[1] - poly[0], poly[2] - poly[0]))
+    mask = np.ones(x.shape, dtype=bool)
+    for a, b in zip(poly, np.roll(poly, -1, axis=0), strict=True):
+        mask &= sign * ((b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0])) > 0
+    return mask
+
+
+def _fold(x: np.ndarray, y: np.ndarray, fold: dict) -> tuple[np.ndarray, np.ndarray]:
+    (ax, ay), (bx, by) = fold["line"]
+    ux, uy = bx - ax, by - ay
+    flap = fold["flap_sign"] * (ux * (y - ay) - uy * (x - ax)) > 0
+    n2 = ux * ux + uy * uy
+    t = ((x - ax) * ux + (y - ay) * uy) / n2
+    fx, fy = ax + t * ux, ay + t * uy  # foot of the perpendicular on the crease
+    return np.where(flap, 2 * fx - x, x), np.where(flap, 2 * fy - y, y)
+
+
+def unfolded_holes(scene: dict) -> np.ndarray:
+    """Centres of the holes on the unfolded sheet, found by folding sampled sheet points forward."""
+    sheet = np.array(scene["sheet"], dtype=float)
+    xs = np.arange(sheet[:, 0].min(), sheet[:, 0].max() + STEP / 2, STEP)
+    ys = np.arange(sheet[:, 1].min(), sheet[:, 1].max() + STEP / 2, STEP)
+    gx, gy = np.meshgrid(xs, ys)
+    on_sheet = _inside_convex(sheet, gx, gy)
+    x, y = gx.copy(), gy.copy()
+    for fold in scene["folds"]:
+        x, y = _fold(x, y, fold)
+    punched = np.array(scene["punched"], dtype=float)
+    d2 = (x[..., None] - punched[:, 0]) ** 2 + (y[..., None] - punched[:, 1]) ** 2
+    marked = on_sheet & (d2.min(axis=-1) <= PUNCH**2)
+    labels, n = ndimage.label(marked, structure=np.ones((3, 3)))
+    if n == 0:
+        return np.zeros((0, 2))
+    centres = ndimage.center_of_mass(marked, labels, range(1, n + 1))
+    return np.array([(xs[0] + c * STEP, ys[0] + r * STEP) for r, c in centres])
+
+
+def same_holes(found: np.ndarray, option: list) -> bool:
+    shown = np.array(option, dtype=float).reshape(-1, 2)
+    if len(shown) != len(found):
+        return False
+    dist = np.linalg.norm(found[:, None, :] - shown[None, :, :], axis=-1)
+    return bool((dist.min(axis=1) <= MATCH).all() and (dist.min(axis=0) <= MATCH).all())
+
+
+def verify(record: dict) -> int:
+    scene = record["scene"]
+    found = unfolded_holes(scene)
+    matches = [i for i, option in enumerate(scene["options"]) if same_holes(found, option)]
+    return matches[0] if len(matches) == 1 else -1

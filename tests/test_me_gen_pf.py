@@ -1,0 +1,229 @@
+"""Mind's Eye PF (Paper Folding) generator: verified answers, structure, foils, rendering.
+
+The verifier folds a sampled sheet forward (it never unfolds); it must agree with the
+generator's exact lattice unfolding on every item of every preset and of custom configs.
+PNG encoding is stubbed in the bulk check (the answer does not depend on it); the
+rendering tests decode real PNGs.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import math
+
+import numpy as np
+import pytest
+from PIL import Image
+from scipy import ndimage
+
+from cogvis_tasks.minds_eye.generators import base, pf, verify_pf
+
+CUSTOM = [
+    pf.Config(min_folds=1, max_folds=1),
+    pf.Config(min_folds=4, max_folds=4, diagonal=True, shapes=("hexagon",), holes=2),
+    pf.Config(min_folds=2, max_folds=3, diagonal=True, shapes=("square",), holes=2),
+]
+PER_PRESET, PER_CUSTOM = 250, (150, 40, 80)  # 3 * 250 + 270 = 1,020 verified items
+
+
+@pytest.fixture
+def fast_png(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(base, "png", lambda img: b"")
+
+
+def _configs() -> list[tuple[str, pf.Config, int]]:
+    return [(name, cfg, PER_PRESET) for name, cfg in pf.PRESETS.items()] + [
+        ("custom", cfg, n) for cfg, n in zip(CUSTOM, PER_CUSTOM, strict=True)
+    ]
+
+
+def test_verifier_agrees_on_every_item(fast_png: None) -> None:
+    checked, mismatches = 0, []
+    for name, cfg, n in _configs():
+        for index in range(n):
+            item = pf.generate(5, index, cfg)
+            if verify_pf.verify(item.record) != item.answer_index:
+                mismatches.append((name, index))
+            assert item.record["difficulty"] == name
+            checked += 1
+    assert not mismatches, mismatches[:10]
+    assert checked >= 1000
+
+
+def test_exactly_one_option_matches_the_folded_sheet(fast_png: None) -> None:
+    """Foils are never accidentally right: the forward simulation matches the answer's holes and nothing else."""
+    for cfg in [*pf.PRESETS.values(), *CUSTOM]:
+        for index in range(20):
+            item = pf.generate(6, index, cfg)
+            found = verify_pf.unfolded_holes(item.scene)
+            matches = [verify_pf.same_holes(found, option) for option in item.scene["options"]]
+            assert matches.count(True) == 1 and matches[item.answer_index]
+
+
+def test_verifier_can_disagree() -> None:
+    item = pf.generate(3, 1, pf.PRESETS["medium"])
+    scene = copy.deepcopy(item.scene)
+    scene["folds"][-1]["flap_sign"] *= -1  # the other side folds over: another hole pattern
+    assert verify_pf.verify({"scene": scene}) != item.answer_index
+    scene = copy.deepcopy(item.scene)
+    scene["punched"] = [[p[0] + 1.0, p[1]] for p in scene["punched"]]
+    assert verify_pf.verify({"scene": scene}) != item.answer_index
+    scene = copy.deepcopy(item.scene)
+    scene["options"][(item.answer_index + 1) % 4] = scene["options"][item.answer_index]  # two right answers
+    assert verify_pf.verify({"scene": scene}) == -1
+
+
+def test_every_fold_changes_the_answer(fast_png: None) -> None:
+    """The punch goes through layers that took every fold: leaving out any fold gives other holes."""
+    for cfg in pf.PRESETS.values():
+        for index in range(30):
+            item = pf.generate(8, index, cfg)
+            holes = verify_pf.unfolded_holes(item.scene)
+            for k in range(len(item.scene["folds"])):
+                skipped = {**item.scene, "folds": [f for j, f in enumerate(item.scene["folds"]) if j != k]}
+                other = verify_pf.unfolded_holes(skipped)
+                assert len(other) != len(holes) or not verify_pf.same_holes(other, holes.tolist()), (index, k)
+
+
+# ---------------------------------------------------------------- structure
+
+
+def test_presets_follow_the_paper(fast_png: None) -> None:
+    assert pf.PRESETS["easy"].max_folds == 2 and not pf.PRESETS["easy"].diagonal
+    assert pf.PRESETS["medium"].min_folds == pf.PRESETS["medium"].max_folds == 3 and not pf.PRESETS["medium"].diagonal
+    assert pf.PRESETS["hard"].diagonal and pf.PRESETS["hard"].max_folds == 4
+    seen = {name: {"shapes": set(), "folds": set()} for name in pf.PRESETS}
+    for name, cfg in pf.PRESETS.items():
+        for index in range(40):
+            item = pf.generate(2, index, cfg)
+            params, folds = item.scene["params"], item.scene["folds"]
+            kinds = [f["kind"] for f in folds]
+            assert cfg.min_folds <= len(folds) == params["folds"] <= cfg.max_folds
+            assert params["fold_kinds"] == kinds and params["shape"] in cfg.shapes
+            assert ("diagonal" in kinds) == cfg.diagonal
+            assert item.record["folds"] == ("Diagonal" if "diagonal" in kinds else "Vertical/Horizontal")
+            assert len(item.scene["punched"]) == cfg.holes
+            assert item.record["correct_option"] == "ABCD"[item.answer_index]
+            seen[name]["shapes"].add(params["shape"])
+            seen[name]["folds"].add(len(folds))
+    assert seen["easy"]["shapes"] == {"square"} and seen["medium"]["shapes"] == seen["hard"]["shapes"] == {"square", "hexagon"}
+    assert seen["hard"]["folds"] == {3, 4}
+
+
+def _radii(holes: set, centre: np.ndarray) -> list[float]:
+    return sorted(round(math.dist(p, centre), 6) for p in holes)
+
+
+def _single_edit_holds(kind: str, holes: set, base_set: set, centre: np.ndarray) -> bool:
+    """``holes`` is ``base_set`` changed by one edit of the named type."""
+    if kind == "drop_hole":
+        return holes < base_set and len(holes) == len(base_set) - 1
+    if kind == "extra_hole":
+        return holes > base_set and len(holes) == len(base_set) + 1
+    if kind == "move_hole":
+        return len(holes) == len(base_set) and len(holes - base_set) == 1
+    return holes != base_set and _radii(holes, centre) == _radii(base_set, centre)  # mirror about the sheet's centre
+
+
+def test_foils_form_a_two_by_two_design(fast_png: None) -> None:
+    """Two edits of the answer and both together; the answer is not the option most like the others."""
+    counts: dict[str, int] = {}
+    medoid_hits = 0.0
+    n = 0
+    for cfg in pf.PRESETS.values():
+        for index in range(60):
+            item = pf.generate(4, index, cfg)
+            types, options = item.record["option_types"], [{tuple(p) for p in o} for o in item.scene["options"]]
+            answer, centre = options[item.answer_index], np.mean(item.scene["sheet"], axis=0)
+            singles = [t for t in types if t in pf.FOIL_TYPES]
+            combined = [t for t in types if "+" in t]
+            assert len(singles) == 2 and combined == ["+".join(sorted(singles, key=pf.FOIL_TYPES.index))]
+            by_type = dict(zip(types, options, strict=True))
+            for kind in singles:
+                counts[kind] = counts.get(kind, 0) + 1
+                assert _single_edit_holds(kind, by_type[kind], answer, centre), (index, kind)
+            first, second = sorted(singles, key=pf.FOIL_TYPES.index)
+            assert _single_edit_holds(second, by_type[combined[0]], by_type[first], centre)  # the second edit on the first
+            assert len({frozenset(o) for o in options}) == 4
+            score = [sum(len(a & b) / len(a | b) for b in options if b is not a) for a in options]
+            best = [k for k, v in enumerate(score) if math.isclose(v, max(score))]
+            medoid_hits += (item.answer_index in best) / len(best)
+            n += 1
+    assert all(counts[k] > 20 for k in pf.FOIL_TYPES)
+    assert medoid_hits / n < 0.35  # chance is 0.25
+
+
+def test_holes_are_clear_of_rim_and_of_each_other(fast_png: None) -> None:
+    for cfg in [*pf.PRESETS.values(), CUSTOM[1]]:
+        for index in range(20):
+            scene = pf.generate(7, index, cfg).scene
+            sheet = np.array(scene["sheet"])
+            for option in scene["options"]:
+                pts = np.array(option)
+                assert len(pts) <= pf.MAX_HOLES + 1
+                gaps = [np.linalg.norm(a - b) for i, a in enumerate(pts) for b in pts[i + 1 :]]
+                assert not gaps or min(gaps) >= 0.99
+                for p in pts:
+                    rim = min(
+                        pf.segment_distance(tuple(p), tuple(a), tuple(b)) for a, b in zip(sheet, np.roll(sheet, -1, axis=0), strict=True)
+                    )
+                    assert rim >= pf.HOLE_MARGIN - 1e-9
+
+
+@pytest.mark.parametrize(
+    ("make", "field"),
+    [
+        (lambda: pf.Config(min_folds=0), "min_folds"),
+        (lambda: pf.Config(min_folds=5, max_folds=5), "min_folds"),
+        (lambda: pf.Config(min_folds=3, max_folds=2), "max_folds"),
+        (lambda: pf.Config(max_folds=5), "max_folds"),
+        (lambda: pf.Config(diagonal="yes"), "diagonal"),
+        (lambda: pf.Config(shapes=()), "shapes"),
+        (lambda: pf.Config(shapes=("circle",)), "shapes"),
+        (lambda: pf.Config(shapes=("square", "square")), "shapes"),
+        (lambda: pf.Config(holes=0), "holes"),
+        (lambda: pf.Config(holes=3), "holes"),
+    ],
+)
+def test_config_validation_names_the_field(make, field: str) -> None:
+    with pytest.raises(ValueError, match=field):
+        make()
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def _blobs(img: np.ndarray, box: list[int]) -> int:
+    """Filled dots in a panel's content box: dark pixels surviving an opening that removes 3-px lines."""
+    left, top, right, bottom = base.content_box(tuple(box))
+    dark = img[top:bottom, left:right] < 40  # black ink only (the fold arrows are grey)
+    opened = ndimage.binary_opening(dark, structure=np.ones((6, 6)))
+    return ndimage.label(opened)[1]
+
+
+def test_drawing_shows_the_scene() -> None:
+    for cfg in [*pf.PRESETS.values(), CUSTOM[1]]:
+        for index in range(4):
+            item = pf.generate(12, index, cfg)
+            scene = item.scene
+            rgb = np.asarray(Image.open(io.BytesIO(item.image)).convert("RGB"), dtype=int)
+            gray = rgb.mean(axis=2)
+            for box, option in zip(scene["option_boxes"], scene["options"], strict=True):
+                assert _blobs(gray, box) == len(option)
+            steps = scene["step_boxes"]
+            assert len(steps) == len(scene["folds"]) + 2
+            assert _blobs(gray, steps[-1]) == len(scene["punched"])
+            assert all(_blobs(gray, box) == 0 for box in steps[:-1])
+            for box in steps[1:-1]:  # every fold step shades its flap
+                left, top, right, bottom = base.content_box(tuple(box))
+                flap = (np.abs(rgb[top:bottom, left:right] - np.array(pf.FLAP_FILL)).sum(axis=2) == 0).sum()
+                assert flap > 200
+            # the holes are drawn where the scene puts them
+            scale, centre = scene["px_per_unit"], scene["frame_center"]
+            for box, option in zip(scene["option_boxes"], scene["options"], strict=True):
+                left, top, right, bottom = base.content_box(tuple(box))
+                for x, y in option:
+                    px = (left + right) / 2 + scale * (x - centre[0])
+                    py = (top + bottom) / 2 - scale * (y - centre[1])
+                    assert gray[round(py), round(px)] < 60
