@@ -3,8 +3,9 @@
 Answers are re-derived by the independent verifier (motions replayed to t = 1 with its own
 formulas) over every preset and custom configs; validation, the presets' structure, the
 released ``answer`` text, pixels against the scene, the distractors' distinctness (no option
-but the answer shows the t = 1 frame, none repeats another), the 2 x 2 option design and the
-answer cues it removes (the answer as the options' centroid, the answer as the t = 0 frame)
+but the answer shows the t = 1 frame, none repeats another), the 2 x 2 option design, each
+recorded wrong pose against its kind, and the answer cues the design removes (the answer as the
+options' centroid, as the t = 0 frame, as the option that changed least from the t = 0.75 frame)
 are checked too. Bulk checks use :func:`dsc.plan` (the scene without drawing) to stay fast.
 """
 
@@ -87,7 +88,7 @@ def test_config_validation_names_the_field(make, field: str) -> None:
 
 
 def test_presets_differ_structurally() -> None:
-    expected = {"easy": (1, set(dsc.SIMPLE)), "medium": (2, set(dsc.SIMPLE + dsc.PERIODIC)), "hard": (2, set(dsc.COMPOUND))}
+    expected = {"easy": (2, set(dsc.SIMPLE)), "medium": (2, set(dsc.SIMPLE + dsc.PERIODIC)), "hard": (2, set(dsc.COMPOUND))}
     assert set(dsc.PRESETS) == set(base.DIFFICULTIES)
     for name, (moving, pool) in expected.items():
         seen = set()
@@ -160,6 +161,34 @@ def test_options_are_distinct_and_only_the_answer_is_t1() -> None:
             assert correct == [dsc.pose_at(s["start"], s["motion"], 1.0) for s in scene["shapes"]]
 
 
+def _lure_follows_its_kind(shape: dict, other: dict, lure: dict, config: dsc.Config) -> None:
+    """A recorded wrong pose is what its kind says: a time of the shape's own motion, a multiple of its true
+    step from the t = 0.75 pose, or another motion's / the other shape's step from there."""
+    start, motion = shape["start"], shape["motion"]
+    last = dsc.pose_at(start, motion, 0.75)
+    kind, pose = lure["kind"], lure["pose"]
+    if kind == "reversed":
+        assert motion is not None and pose == dsc.pose_at(start, motion, 0.5)
+    elif kind == "wrong_time":
+        assert motion is not None and lure["t"] in config.wrong_times and pose == dsc.pose_at(start, motion, lure["t"])
+    elif kind in ("wrong_sign", "wrong_rate"):
+        assert motion is not None and (lure["rate"] == -1.0 if kind == "wrong_sign" else lure["rate"] in (0.25, 0.5, 2.0))
+        assert pose == dsc._apply(last, dsc._step(last, dsc.pose_at(start, motion, 1.0)), lure["rate"])
+    elif kind == "copied_motion":
+        assert lure["motion"] == other["motion"] is not None
+        step = dsc._step(dsc.pose_at(other["start"], other["motion"], 0.75), dsc.pose_at(other["start"], other["motion"], 1.0))
+        assert pose == dsc._apply(last, step, 1.0)
+    else:
+        assert kind == "wrong_motion" and lure["motion"]["type"] in config.motions
+        assert motion is None or lure["motion"]["type"] != motion["type"]
+        step = dsc._step(dsc.pose_at(start, lure["motion"], 0.75), dsc.pose_at(start, lure["motion"], 1.0))
+        assert pose == dsc._apply(last, step, lure["rate"])
+    if motion is None:  # a still shape errs by moving
+        assert kind in dsc.STILL_LURES
+    elif other["motion"] is None:  # a lone mover's error needs extrapolation
+        assert kind in dsc.SOLO_LURES
+
+
 def test_options_form_a_two_by_two_design() -> None:
     """Each shape is right or at its one recorded wrong pose, independently: the four options are the four cells,
     and each distractor's type names the error of its wrong shape (both wrong: "swap" or "double")."""
@@ -168,7 +197,7 @@ def test_options_form_a_two_by_two_design() -> None:
         for scene, option_types in _plans(name)[:80]:
             shapes, lures = scene["shapes"], scene["lures"]
             right = [dsc.pose_at(s["start"], s["motion"], 1.0) for s in shapes]
-            wrong = [dsc.pose_at(s["start"], lure["motion"], lure["t"]) for s, lure in zip(shapes, lures, strict=True)]
+            wrong = [lure["pose"] for lure in lures]
             cells = set()
             for option, kind in zip(scene["options"], option_types, strict=True):
                 assert all(p in (r, w) for p, r, w in zip(option["poses"], right, wrong, strict=True))
@@ -185,16 +214,10 @@ def test_options_form_a_two_by_two_design() -> None:
             for shape, other, lure in zip(shapes, shapes[::-1], lures, strict=True):
                 kinds_seen.add(lure["kind"])
                 assert lure["shape"] == shape["name"]
-                if lure["kind"] == "copied_motion":
-                    assert lure["motion"] == other["motion"] and lure["t"] == 1.0
-                elif lure["kind"] == "wrong_time":
-                    assert lure["motion"] == shape["motion"] and lure["t"] in CONFIGS[name].wrong_times
-                else:
-                    assert lure["motion"]["type"] in CONFIGS[name].motions and lure["t"] == 1.0
-                    assert shape["motion"] is None or lure["motion"]["type"] != shape["motion"]["type"]
-                if shape["motion"] is not None and other["motion"] is None:  # a lone mover's error needs extrapolation
-                    assert lure["kind"] in ("wrong_time", "wrong_motion")
-        assert kinds_seen == {"copied_motion", "wrong_time", "wrong_motion"}, (name, kinds_seen)
+                _lure_follows_its_kind(shape, other, lure, CONFIGS[name])
+        moving = CONFIGS[name].moving_shapes
+        expected = {"copied_motion", "wrong_motion", "reversed", "wrong_rate", "wrong_time"} | ({"wrong_sign"} if moving == 2 else set())
+        assert kinds_seen == expected, (name, kinds_seen)
 
 
 def _centroid_hit(distance: np.ndarray, answer: int) -> float:
@@ -204,39 +227,61 @@ def _centroid_hit(distance: np.ndarray, answer: int) -> float:
     return float(answer in tied) / len(tied)
 
 
-def _option_panels(scene: dict) -> list[np.ndarray]:
-    """Each option's panel as drawn (grey levels), without the rest of the canvas."""
+def _least_change_hit(change: list[float], answer: int, still: float) -> float:
+    """Chance that "pick the option that changed least, but did change, from the t = 0.75 frame" picks the answer
+    (ties split; an option whose change is at most ``still`` counts as unchanged)."""
+    moved = [c for c in change if c > still]
+    if not moved:
+        return 0.25
+    tied = [i for i, c in enumerate(change) if still < c <= min(moved) * (1 + 1e-9)]
+    return float(answer in tied) / len(tied)
+
+
+def _panels(scene: dict, frames: list[list[dict]]) -> list[np.ndarray]:
+    """Frames' panels as drawn (grey levels), without the rest of the canvas."""
     names, colours = [s["name"] for s in scene["shapes"]], [s["colour"] for s in scene["shapes"]]
-    return [np.asarray(dsc._panel(names, colours, o["poses"], scene["panel_px"]).convert("L"), dtype=float) for o in scene["options"]]
+    return [np.asarray(dsc._panel(names, colours, poses, scene["panel_px"]).convert("L"), dtype=float) for poses in frames]
 
 
 @pytest.mark.parametrize("name", list(dsc.PRESETS))
-def test_no_answer_cue_from_option_similarity_ink_or_the_start_frame(name: str, capsys) -> None:
+def test_no_answer_cue_from_option_similarity_ink_change_or_the_start_frame(name: str, capsys) -> None:
     """Cues that find the answer without following the motions stay at chance (+ 3 SD) over the preset's items:
-    the option closest to the others (pose distance, pixel distance), a middle option by ink; and the answer
-    rarely is the t = 0 frame again with no other option looking like it (then "pick the start frame" would win)."""
+    the option closest to the others (pose distance, pixel distance), a middle option by ink, the option that
+    changed least (but changed) from the t = 0.75 frame (summed and largest outline distance, pixel distance);
+    and the answer rarely is the t = 0 frame again with no other option looking like it."""
     plans = _plans(name)
     n = len(plans)
-    pose = pixel = middle = start = 0.0
+    hits = dict.fromkeys(("centroid (pose)", "centroid (pixels)", "middle by ink", "answer = t0 frame"), 0.0)
+    hits |= dict.fromkeys(("least change (pose sum)", "least change (pose max)", "least change (pixels)"), 0.0)
+    ranks = [0, 0, 0, 0]
     for scene, option_types in plans:
         answer = _answer(option_types)
         names = [s["name"] for s in scene["shapes"]]
         options = [o["poses"] for o in scene["options"]]
-        pose += _centroid_hit(np.array([[dsc.frame_gap(names, a, b) for b in options] for a in options]), answer)
-        panels = _option_panels(scene)
-        pixel += _centroid_hit(np.array([[np.abs(a - b).sum() for b in panels] for a in panels]), answer)
+        last = scene["frames"][-1]["poses"]
+        hits["centroid (pose)"] += _centroid_hit(np.array([[dsc.frame_gap(names, a, b) for b in options] for a in options]), answer)
+        *panels, last_panel = _panels(scene, [*options, last])
+        hits["centroid (pixels)"] += _centroid_hit(np.array([[np.abs(a - b).sum() for b in panels] for a in panels]), answer)
         ink = [float((p < 200).sum()) for p in panels]
-        middle += sorted(ink).index(ink[answer]) in (1, 2)
+        hits["middle by ink"] += sorted(ink).index(ink[answer]) in (1, 2)
         first = scene["frames"][0]["poses"]
         like_start = [dsc.frame_gap(names, o, first) <= verify_dsc.TOLERANCE for o in options]
-        start += like_start[answer] and sum(like_start) == 1
-    rates = {"centroid (pose)": pose / n, "centroid (pixels)": pixel / n, "middle by ink": middle / n, "answer = t0 frame": start / n}
+        hits["answer = t0 frame"] += like_start[answer] and sum(like_start) == 1
+        per_shape = [[dsc.frame_gap([s], [p], [q]) for s, p, q in zip(names, o, last, strict=True)] for o in options]
+        hits["least change (pose sum)"] += _least_change_hit([sum(g) for g in per_shape], answer, verify_dsc.TOLERANCE)
+        hits["least change (pose max)"] += _least_change_hit([max(g) for g in per_shape], answer, verify_dsc.TOLERANCE)
+        hits["least change (pixels)"] += _least_change_hit([float(np.abs(p - last_panel).sum()) for p in panels], answer, 255 * 20)
+        change = [sum(g) for g in per_shape]
+        ranks[sum(c < change[answer] for c in change)] += 1  # any fixed rank of change would be a cue, not only the least
+    rates = {k: v / n for k, v in hits.items()}
     with capsys.disabled():
-        print(f"\nDSC {name} cues over {n} items: " + ", ".join(f"{k} {v:.1%}" for k, v in rates.items()))
-    assert rates["centroid (pose)"] <= 0.25 + 3 * math.sqrt(0.25 * 0.75 / n), rates
-    assert rates["centroid (pixels)"] <= 0.25 + 3 * math.sqrt(0.25 * 0.75 / n), rates
+        print(f"\nDSC {name} cues over {n} items: " + ", ".join(f"{k} {v:.1%}" for k, v in rates.items()) + f", change ranks {ranks}")
+    quarter = 0.25 + 3 * math.sqrt(0.25 * 0.75 / n)
+    for cue in ("centroid (pose)", "centroid (pixels)", "least change (pose sum)", "least change (pose max)", "least change (pixels)"):
+        assert rates[cue] <= quarter, (cue, rates)
     assert rates["middle by ink"] <= 0.5 + 3 * math.sqrt(0.25 / n), rates
     assert rates["answer = t0 frame"] < 0.10, rates
+    assert max(ranks) / n <= quarter, ("answer's rank by change from t = 0.75", ranks)
 
 
 def test_verifier_catches_a_duplicate_answer_and_a_wrong_top_row() -> None:

@@ -10,6 +10,7 @@ import json
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -161,7 +162,10 @@ def test_in_memory_benchmark_scores_like_minds_eye() -> None:
     report = generated.build_report(rows)
     assert report.overall.accuracy == 1.0 and set(report.difficulty) == {f"{t}/{d}" for t in TASK_IDS for d in base.DIFFICULTIES}
     # a wrong answer names the distractor type it fell for; MC also says whether it had the net's colour
-    mc = next(s for s in samples if s.subtest == "MC")
+    plain = next(s for s in samples if s.subtest == "MC" and s.metadata["difficulty"] == "easy")
+    assert len(set(plain.metadata["option_colors"])) == 1  # one colour for all: no lure, no colour tags
+    assert "wrong_colours" not in generated.score(plain.metadata, "MC", plain.item, plain.answer, "Answer: A").tags
+    mc = next(s for s in samples if s.subtest == "MC" and s.metadata["difficulty"] == "hard")
     types, colours = mc.metadata["option_types"], mc.metadata["option_colors"]
     wrong = next(k for k, t in enumerate(types) if t != CORRECT)
     row = generated.score(mc.metadata, "MC", mc.item, mc.answer, f"Answer: {'ABCD'[wrong]}")
@@ -216,7 +220,8 @@ class WrongPicker:
 @pytest.mark.slow
 def test_harnesses_run_generated_minds_eye(tmp_path: Path, stub: StubServer) -> None:
     env = harness_env(tmp_path, tmp_path, LMMS_EVAL_PLUGINS="cogvis_tasks", COGVIS_GEN_ITEMS="3", COGVIS_GEN_SEED="9")
-    run(["lmms-eval", "--model", "cogvis_oracle", "--tasks", "minds_eye_gen", "--output_path", str(tmp_path / "o")], env, tmp_path)
+    logged = ["--log_samples", "--output_path"]
+    run(["lmms-eval", "--model", "cogvis_oracle", "--tasks", "minds_eye_gen", *logged, str(tmp_path / "o")], env, tmp_path)
     res = lmms_results(tmp_path / "o")["results"]
     assert res["minds_eye_gen"]["accuracy,none"] == 1.0 and res["minds_eye_gen"]["items,none"] == 24
     assert res["minds_eye_gen"]["acc_hard,none"] == 1.0 and res["minds_eye_gen_mt"]["acc_medium,none"] == 1.0
@@ -224,7 +229,7 @@ def test_harnesses_run_generated_minds_eye(tmp_path: Path, stub: StubServer) -> 
     samples = generated.samples(variant="hard", seed=9, n=3)
     stub.responder = WrongPicker(samples)
     model = ["--model", "openai", "--model_args", f"model_version=stub-vlm,base_url={stub.url},max_retries=1,num_concurrent=4"]
-    run(["lmms-eval", *model, "--tasks", "minds_eye_gen_hard", "--output_path", str(tmp_path / "w")], env, tmp_path)
+    run(["lmms-eval", *model, "--tasks", "minds_eye_gen_hard", *logged, str(tmp_path / "w")], env, tmp_path)
     res = lmms_results(tmp_path / "w")["results"]
     assert res["minds_eye_gen_hard"]["accuracy,none"] == 0.0
     for task in TASK_IDS:
@@ -235,6 +240,17 @@ def test_harnesses_run_generated_minds_eye(tmp_path: Path, stub: StubServer) -> 
     mc = [s for s in samples if s.subtest == "MC"]
     lured = sum(s.metadata["option_colors"][_first_wrong(s)] == s.metadata["net_color"] for s in mc)
     assert res["minds_eye_gen_hard_mc"]["colour_lure,none"] == pytest.approx(lured / 3)
+
+    report = subprocess.run(
+        [sys.executable, "-m", "cogvis_tasks", "report", str(tmp_path / "o"), str(tmp_path / "w"), "--out", str(tmp_path / "r.md")],
+        capture_output=True, text=True, timeout=600, env=env,
+    )  # fmt: skip
+    assert report.returncode == 0, report.stderr
+    text = (tmp_path / "r.md").read_text()
+    assert "## minds_eye_gen\n" in text and "## minds_eye_gen_hard\n" in text
+    assert re.search(r"\| cogvis_oracle \| lmms-eval \| 1 \| 24 \| 100\.0 \|", text)
+    assert re.search(r"\| stub-vlm \| lmms-eval \| 1 \| 24 \| 0\.0 \|", text)
+    assert "| MT/medium |" in text and "| Transformation/hard |" in text and "colour_lure_rate" in text
 
     work = tmp_path / "work"
     args = json.dumps({"minds_eye_gen_easy": {"extra_params": {"seed": 9, "items": 2}}})

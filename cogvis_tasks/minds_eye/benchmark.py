@@ -97,7 +97,7 @@ def _tags(meta: Mapping[str, object], choice: str, answer: str) -> dict[str, str
     if types is not None:
         tags.update(_option_tags(types, answer_index, choice_index, "type"))
     colours, net = meta.get("option_colors"), meta.get("net_color")
-    if isinstance(colours, list) and net:  # MC: is a wrong choice drawn to the net's colour?
+    if isinstance(colours, list) and net and len(set(colours)) > 1:  # MC with colour lures: drawn to the net's colour?
         matched = [COLOUR_MATCH if c == net else COLOUR_OTHER for c in colours]
         tags.update(_option_tags(matched, answer_index, choice_index, "colour"))
     return tags

@@ -105,19 +105,22 @@ def write_release(
 ) -> dict[str, int]:
     """Write ``<out>/minds_eye/<task folder>/annotations.json`` and the PNGs; returns items per task.
 
-    PNGs are written as they are made and each annotations file once its task is done, so memory stays flat
-    (records are small); the folder then loads as released data (``COGVIS_DATA_DIR=<out>``).
+    PNGs and annotation entries are written as items are made, so nothing accumulates; the folder then loads
+    as released data (``COGVIS_DATA_DIR=<out>``).
     """
     counts = {}
     for task in tasks:
         folder = Path(out) / "minds_eye" / BY_ID[task].folder
         folder.mkdir(parents=True, exist_ok=True)
-        annotations = {}
-        for item in items(task, variant, seed, n):
-            (folder / item.key).write_bytes(item.image)
-            annotations[item.key] = item.record
-            if on_item is not None:
-                on_item(item)
-        (folder / data.ANNOTATIONS).write_text(json.dumps(annotations, indent=1) + "\n", encoding="utf-8")
-        counts[task] = len(annotations)
+        count = 0
+        with open(folder / data.ANNOTATIONS, "w", encoding="utf-8") as fh:  # one JSON object, streamed entry by entry
+            fh.write("{")
+            for item in items(task, variant, seed, n):
+                (folder / item.key).write_bytes(item.image)
+                fh.write(("," if count else "") + f"\n {json.dumps(item.key)}: {json.dumps(item.record, sort_keys=True)}")
+                count += 1
+                if on_item is not None:
+                    on_item(item)
+            fh.write("\n}\n")
+        counts[task] = count
     return counts

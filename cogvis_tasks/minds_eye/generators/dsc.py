@@ -10,23 +10,36 @@ wrong pose of its own, independently, so the four options are {both right (the a
 shape 1 wrong, shape 2 wrong, both wrong}. Every option then differs from two options in one
 shape and from one option in both: all four have the same distance profile, so "pick the
 option most like the others" finds nothing (distractors that each changed one aspect of the
-answer made the answer the options' centroid). A shape's wrong pose is one of:
+answer made the answer the options' centroid).
 
-* ``wrong_time``: its own motion at another time (0.5, 0.75 = its pose in the last frame
-  shown, or 1.25 = one step too far);
-* ``wrong_motion``: another motion of the preset's pool;
-* ``copied_motion``: the other shape's motion (a still shape that moves like the mover, or
-  one of two moving shapes that moves like the other: the correspondence error).
+A shape's wrong pose mostly continues smoothly from its t = 0.75 pose by a step about as large
+as the true one (errors that jumped far from the last frame made "pick the option that changed
+least from t = 0.75" find the answer in 90 % of easy items):
+
+* ``reversed``: the motion run one step backwards (its t = 0.5 pose);
+* ``wrong_sign``: the true step applied the opposite way (pose(0.75) - (pose(1) - pose(0.75)));
+* ``wrong_rate``: a fraction (1/4, 1/2) or twice the true step;
+* ``wrong_time``: its own motion at a time of ``wrong_times`` (0.75 = it stopped, 1.25 = one step too far);
+* ``wrong_motion``: a step of another motion of the preset's pool, sized relative to the true step;
+* ``copied_motion``: the other shape's step instead of its own (a still shape that moves like the
+  mover, or one of two movers that moves like the other: the correspondence error).
 
 An option wrong in one shape has that shape's error as its type; the option wrong in both is
 ``swap`` when both shapes copied each other's motion (the shapes exchanged motions) and
 ``double`` otherwise. A still shape errs by moving (``copied_motion`` or ``wrong_motion``); a
-mover beside a still shape errs in time or motion (so its factor needs extrapolation); each of
-two movers errs by ``copied_motion`` half of the time and by ``wrong_time`` or ``wrong_motion``
-a quarter each. The lures are redrawn (the scene kept) until each shape's wrong pose is visibly
-wrong, and a draw that would surely make the answer a middle option by ink is kept only with
-probability ``INK_KEEP`` (copying a motion moves a size change from one shape to the other, which
-made the answer's ink typically lie between the distractors').
+mover beside a still shape errs in time, rate or motion (so its factor needs extrapolation); two
+movers err in any way, ``copied_motion`` most often. Sized errors of two movers are as often
+smaller as larger than the true step (factor 1/2-2, log-uniform), so step size carries no signal.
+Beside a still shape, whose errors all add change, the lone mover's errors are mostly smaller
+than its step and drafts whose answer is the least changed option are kept with probability
+``LEAST_KEEP`` (see :func:`_least_changed`): the least-changed option is then the answer about a
+quarter of the time, but the second least changed is then the answer in most items, which the
+2 x 2 design with a still shape cannot avoid (the answer never changed more than the option with
+the still shape's error and the right mover). No preset has a still shape for that reason (custom
+configs may: ``moving_shapes=1``). The lures are redrawn (the scene kept) until each
+shape's wrong pose is visibly wrong, and a draw that would surely make the answer a middle
+option by ink is kept only with probability ``INK_KEEP`` (copying a motion moves a size change
+from one shape to the other, which made the answer's ink typically lie between the distractors').
 
 Every frame is periodic-safe: the t = 1 frame differs visibly (outline Hausdorff distance at
 least ``MIN_GAP``) from every distractor, from the t = 0.75 frame and the distractors
@@ -40,8 +53,9 @@ title leak is not reproduced).
 
 Presets (structural parameters: how many shapes move and the motion pool):
 
-* easy: one shape moves, the other stays still; simple monotonic motions (rotate, scale,
-  translate): a single constant change to extrapolate.
+* easy: both shapes move with distinct simple monotonic motions (rotate, scale, translate):
+  constant changes to extrapolate. (One mover beside a still shape would be easier still, but
+  then the answer's rank by change from t = 0.75 gives it away; see above.)
 * medium: both shapes move with two distinct motions drawn from the simple ones plus
   periodic ones (bounce, wiggle, pulsate, shear, stretch_x): two changes to track and
   to keep attached to the right shape (``copied_motion`` and ``swap`` become real lures).
@@ -66,13 +80,16 @@ from . import base
 
 TASK = "DSC"
 DEFAULT_ITEMS = 100
-DISTRACTOR_TYPES = ("wrong_time", "wrong_motion", "copied_motion", "swap", "double")
-PAIR_LURES = ("copied_motion", "copied_motion", "wrong_time", "wrong_motion")  # one of two movers' error (drawn uniformly)
-SOLO_LURES = ("wrong_time", "wrong_motion")  # a mover beside a still shape: its error needs extrapolating to see
+DISTRACTOR_TYPES = ("reversed", "wrong_sign", "wrong_rate", "wrong_time", "wrong_motion", "copied_motion", "swap", "double")
+PAIR_LURES = ("copied_motion", "copied_motion", "reversed", "wrong_sign", "wrong_rate", "wrong_time", "wrong_motion")
+SOLO_LURES = ("reversed", "reversed", "wrong_rate", "wrong_rate", "wrong_time", "wrong_motion", "wrong_motion")  # beside a still shape
+LONE_SMALLER = 0.8  # share of a lone mover's errors that change less than its true step (see _size_factor)
 STILL_LURES = ("copied_motion", "wrong_motion")  # a still shape that moves
 RETURN_KEEP = 0.1  # share of drafts kept whose answer looks like the t = 0 frame again
+LEAST_KEEP = 0.3  # share of lone-mover drafts kept whose answer is the least changed option (see _least_changed)
 INK_KEEP = 0.3  # share of drafts kept whose answer is surely a middle option by ink (see _ink_middle)
 LURE_TRIES = 20  # lure draws per scene before the scene is redrawn
+LINE_OFF = 0.03  # world units (about a line width): an outline sample farther than this from the other outline is changed ink
 INK_EPS = 0.01  # world units of outline length: a smaller difference in a shape's line is rasterisation noise
 
 TIMES = (0.0, 0.25, 0.5, 0.75)  # the frames shown in the top row
@@ -157,7 +174,7 @@ class Config:
 
 
 PRESETS: dict[str, Config] = {
-    "easy": Config(moving_shapes=1, motions=SIMPLE),
+    "easy": Config(moving_shapes=2, motions=SIMPLE),
     "medium": Config(moving_shapes=2, motions=SIMPLE + PERIODIC),
     "hard": Config(moving_shapes=2, motions=COMPOUND),
 }
@@ -311,6 +328,45 @@ def _ink_middle(names: list[str], correct: list[dict[str, float]], wrong: list[d
     return diffs[0] * diffs[1] < 0 and min(abs(d) for d in diffs) > INK_EPS
 
 
+def _drawn_change(name: str, a: dict[str, float], b: dict[str, float]) -> float:
+    """About how much line differs between two poses of a shape: outline samples of each pose weighted by how far
+    (up to a line width) they lie off the other pose's line and by the pose's scale (samples are per unit length
+    of the unit shape). A proxy for the changed pixels that needs no drawing."""
+    pa, pb = place(SAMPLES[name], a), place(SAMPLES[name], b)
+    d = np.hypot(pa[:, None, 0] - pb[None, :, 0], pa[:, None, 1] - pb[None, :, 1])
+    off_a, off_b = np.minimum(d.min(axis=1) / LINE_OFF, 1.0), np.minimum(d.min(axis=0) / LINE_OFF, 1.0)
+    return float(off_a.sum() * math.sqrt(a["sx"] * a["sy"]) + off_b.sum() * math.sqrt(b["sx"] * b["sy"]))
+
+
+def _contrast(colour: str) -> float:
+    """How dark a colour draws on white (0-1, by luma): a changed line of a light colour changes pixels less."""
+    r, g, b = PALETTE[colour]
+    return 1 - (0.299 * r + 0.587 * g + 0.114 * b) / 255
+
+
+def _least_changed(
+    names: list[str],
+    colours: list[str],
+    starts: list[dict[str, float]],
+    motions: list[dict[str, Any] | None],
+    correct: list[dict[str, float]],
+    wrong: list[dict[str, float]],
+) -> bool:
+    """Whether the answer changed least (or ties) of the options that changed from the t = 0.75 frame, by summed
+    outline distance or by changed line (:func:`_drawn_change`, what a pixel comparison sees). Lone-mover drafts
+    where it does are kept with probability ``LEAST_KEEP`` (see the module docstring)."""
+    last = _frame(starts, motions, TIMES[-1])
+    cells = [
+        [w if b else c for c, w, b in zip(correct, wrong, bad, strict=True)]
+        for bad in ((False, False), (True, False), (False, True), (True, True))
+    ]
+    for measure, weights in ((_gap, [1.0, 1.0]), (_drawn_change, [_contrast(c) for c in colours])):
+        change = [sum(w * measure(n, p, q) for n, w, p, q in zip(names, weights, cell, last, strict=True)) for cell in cells]
+        if not any(1e-6 < c < change[0] - 1e-9 for c in change[1:]):
+            return True
+    return False
+
+
 def _inside(names: list[str], poses: list[dict[str, float]]) -> bool:
     return all(np.abs(place(SAMPLES[n], p)).max() <= BOUND for n, p in zip(names, poses, strict=True))
 
@@ -345,25 +401,99 @@ def _frame(starts: list[dict[str, float]], motions: list[dict[str, Any] | None],
     return [pose_at(s, m, t) for s, m in zip(starts, motions, strict=True)]
 
 
-def _lure(rng: random.Random, config: Config, k: int, motions: list[dict[str, Any] | None], wrong_time: float) -> dict[str, Any]:
-    """Shape k's wrong pose at t = 1 as the motion and time that produce it (kind names the error).
+def _step(a: dict[str, float], b: dict[str, float]) -> dict[str, float]:
+    """The change from pose a to pose b: differences of position, angle and shear, ratios of the scales."""
+    return {
+        "cx": b["cx"] - a["cx"],
+        "cy": b["cy"] - a["cy"],
+        "angle": b["angle"] - a["angle"],
+        "sx": b["sx"] / a["sx"],
+        "sy": b["sy"] / a["sy"],
+        "shear": b["shear"] - a["shear"],
+    }
 
-    A still shape moves, with the other shape's motion or another one of the pool (it should not move;
-    another motion covers a copied turn that a symmetric shape would hide); a moving shape beside a
-    still one is shown at a wrong time or with another motion (so its factor needs extrapolation); one
-    of two moving shapes may also copy the other's motion (the correspondence error; both copying is
-    the classic swap).
+
+def _apply(pose: dict[str, float], step: dict[str, float], rate: float) -> dict[str, float]:
+    """The pose changed by ``rate`` times a step (rate -1 undoes it; scales change geometrically so they stay positive)."""
+    return {
+        "cx": round(pose["cx"] + rate * step["cx"], 5),
+        "cy": round(pose["cy"] + rate * step["cy"], 5),
+        "angle": round(pose["angle"] + rate * step["angle"], 4),
+        "sx": round(pose["sx"] * step["sx"] ** rate, 5),
+        "sy": round(pose["sy"] * step["sy"] ** rate, 5),
+        "shear": round(pose["shear"] + rate * step["shear"], 5),
+    }
+
+
+def _gap(name: str, a: dict[str, float], b: dict[str, float]) -> float:
+    return frame_gap([name], [a], [b])
+
+
+def _size_factor(rng: random.Random, own: dict[str, Any] | None, other: dict[str, Any] | None) -> float:
+    """A sized error's change relative to the true step.
+
+    Two movers: 1/2-2, log-uniform, so an error is as often smaller as larger than the true step and the
+    step size tells nothing. A lone mover (and the still shape beside it): 1/4-1 ``LONE_SMALLER`` of the
+    time, else 1-2. Every error of the still shape moves it away from the last frame, which alone would make
+    the answer the option that changed least (nonzero) in most items; the lone mover's mostly smaller errors
+    offset that.
     """
-    other = motions[1 - k]
-    kind = rng.choice(STILL_LURES if motions[k] is None else SOLO_LURES if other is None else PAIR_LURES)
-    if kind == "copied_motion":
-        return {"kind": kind, "motion": other, "t": ANSWER_T}
+    if own is not None and other is not None:
+        return 2 ** rng.uniform(-1, 1)
+    return 2 ** rng.uniform(-2, 0) if rng.random() < LONE_SMALLER else 2 ** rng.uniform(0, 1)
+
+
+def _lure_kind(rng: random.Random, own: dict[str, Any] | None, other: dict[str, Any] | None) -> str:
+    """A still shape errs by moving; a lone mover's error needs extrapolating to see; two movers may also copy each other."""
+    if own is None:
+        return rng.choice(STILL_LURES)
+    return rng.choice(SOLO_LURES if other is None else PAIR_LURES)
+
+
+def _lure(
+    rng: random.Random, config: Config, k: int, names: list[str], starts: list[dict[str, float]], motions: list[dict[str, Any] | None]
+) -> dict[str, Any] | None:
+    """Shape k's wrong pose at t = 1 (``pose``) and how it is wrong (``kind`` and its detail), or None if unusable.
+
+    Most errors continue smoothly from the shape's t = 0.75 pose by one step about as large as the true
+    one, so "pick the option that changed least from the last frame" finds nothing:
+
+    * ``reversed``: the motion run one step backwards (its t = 0.5 pose);
+    * ``wrong_sign``: the true step applied the opposite way from the t = 0.75 pose;
+    * ``wrong_rate``: a fraction (1/2; 1/4 too for a lone mover) or twice the true step;
+    * ``wrong_time``: the motion at a time of ``config.wrong_times`` (0.75 = it stopped, 1.25 = one step too far);
+    * ``wrong_motion``: a step of another motion kind of the pool, its size the true step's (a still shape:
+      the mover's) times :func:`_size_factor`;
+    * ``copied_motion``: the other shape's step instead of its own (a still shape that moves like the
+      mover; the correspondence error between two movers).
+    """
+    own, other = motions[k], motions[1 - k]
+    name, start = names[k], starts[k]
+    last, right = pose_at(start, own, TIMES[-1]), pose_at(start, own, ANSWER_T)
+    other_last, other_right = pose_at(starts[1 - k], other, TIMES[-1]), pose_at(starts[1 - k], other, ANSWER_T)
+    kind = _lure_kind(rng, own, other)
+    if kind == "reversed":
+        return {"kind": kind, "t": TIMES[-2], "pose": pose_at(start, own, TIMES[-2])}
     if kind == "wrong_time":
-        return {"kind": kind, "motion": motions[k], "t": wrong_time}
+        t = rng.choice(config.wrong_times)
+        return {"kind": kind, "t": t, "pose": pose_at(start, own, t)}
+    if kind == "wrong_sign":
+        return {"kind": kind, "rate": -1.0, "pose": _apply(last, _step(last, right), -1.0)}
+    if kind == "wrong_rate":
+        rate = 2.0 if _size_factor(rng, own, other) > 1 else 0.5 if other is not None else rng.choice((0.25, 0.5))
+        return {"kind": kind, "rate": rate, "pose": _apply(last, _step(last, right), rate)}
+    if kind == "copied_motion":
+        return {"kind": kind, "motion": other, "pose": _apply(last, _step(other_last, other_right), 1.0)}
     used = {m["type"] for m in motions if m is not None}
-    own = motions[k]["type"] if motions[k] is not None else None
-    pool = [m for m in config.motions if m not in used] or [m for m in config.motions if m != own]
-    return {"kind": kind, "motion": sample_motion(rng, rng.choice(pool)), "t": ANSWER_T}
+    pool = [m for m in config.motions if m not in used] or [m for m in config.motions if own is None or m != own["type"]]
+    motion = sample_motion(rng, rng.choice(pool))
+    step = _step(pose_at(start, motion, TIMES[-1]), pose_at(start, motion, ANSWER_T))
+    unit = _gap(name, last, _apply(last, step, 1.0))
+    if unit < MIN_STEP / 2:
+        return None  # this motion barely changes the shape at t = 0.75: its step has no direction to scale
+    reference = _gap(name, last, right) if own is not None else _gap(names[1 - k], other_last, other_right)
+    rate = round(reference * _size_factor(rng, own, other) / unit, 4)
+    return {"kind": kind, "motion": motion, "rate": rate, "pose": _apply(last, step, rate)}
 
 
 def _option_type(kinds: list[str]) -> str:
@@ -390,7 +520,12 @@ def _distractors(
 
 
 def _wrong_poses(
-    rng: random.Random, config: Config, names: list[str], starts: list[dict[str, float]], motions: list[dict[str, Any] | None]
+    rng: random.Random,
+    config: Config,
+    names: list[str],
+    colours: list[str],
+    starts: list[dict[str, float]],
+    motions: list[dict[str, Any] | None],
 ) -> tuple[list[dict[str, Any]], list[dict[str, float]]] | None:
     """Each shape's lure and wrong pose, redrawn (the scene kept) until the wrong poses are usable.
 
@@ -400,12 +535,15 @@ def _wrong_poses(
     """
     correct = _frame(starts, motions, ANSWER_T)
     for _ in range(LURE_TRIES):
-        wrong_time = rng.choice(config.wrong_times)
-        lures = [_lure(rng, config, k, motions, wrong_time) for k in range(2)]
-        wrong = [pose_at(s, lure["motion"], lure["t"]) for s, lure in zip(starts, lures, strict=True)]
+        lures = [_lure(rng, config, k, names, starts, motions) for k in range(2)]
+        if None in lures:
+            continue
+        wrong = [lure["pose"] for lure in lures]
         if not _inside(names, wrong) or any(frame_gap([n], [c], [w]) < MIN_GAP for n, c, w in zip(names, correct, wrong, strict=True)):
             continue
         if _ink_middle(names, correct, wrong) and rng.random() >= INK_KEEP:
+            continue
+        if None in motions and _least_changed(names, colours, starts, motions, correct, wrong) and rng.random() >= LEAST_KEEP:
             continue
         return lures, wrong
     return None
@@ -429,7 +567,7 @@ def _candidate(rng: random.Random, config: Config) -> dict[str, Any] | None:
         return None
     if frame_gap(names, correct, top[0]) < MIN_GAP and rng.random() >= RETURN_KEEP:
         return None  # an answer that is the t = 0 frame again is kept rarely: matching t = 0 must not be a strategy
-    drawn = _wrong_poses(rng, config, names, starts, motions)
+    drawn = _wrong_poses(rng, config, names, colours, starts, motions)
     if drawn is None:
         return None
     lures, wrong = drawn

@@ -53,6 +53,7 @@ from . import base
 
 TASK = "MC"
 DEFAULT_ITEMS = 100
+DISTRACTOR_TYPES = ("similar_faces", "net_colour", "other")
 
 Vec3 = tuple[float, float, float]
 

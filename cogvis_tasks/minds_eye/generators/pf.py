@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import math
 import random
 from collections.abc import Callable
@@ -65,6 +66,7 @@ MIN_EDGE = 0.6  # least edge length of the packet and the flap (sheet units): no
 MAX_HOLES = 16  # holes on the unfolded sheet, at most
 MOVE_RADIUS = 2.6  # a moved hole stays this close to where it was (a plausible slip, not a random dot)
 FOIL_TYPES = ("drop_hole", "extra_hole", "move_hole", "mirror")  # the edits; a combined foil joins two with "+"
+DISTRACTOR_TYPES = FOIL_TYPES + tuple(f"{a}+{b}" for a, b in itertools.combinations(FOIL_TYPES, 2))
 
 IntVec = tuple[int, int]
 Mat = tuple[tuple[int, int], tuple[int, int]]

@@ -52,6 +52,7 @@ TASK = "SS"
 DEFAULT_ITEMS = 100
 
 KINDS = ("reflection", "rotation2", "rotation3", "rotation4", "rotation5", "rotation6")
+DISTRACTOR_TYPES = KINDS  # the symmetric options are named by their symmetry
 AXES = ("vertical", "any")
 ANSWER_TEXT = "lacks symmetry"
 MIN_ASYMMETRY = 0.05  # least certified distance from every symmetric position (figure radius = 1)
