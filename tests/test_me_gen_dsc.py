@@ -16,7 +16,6 @@ import functools
 import io
 import math
 import random
-import time
 
 import numpy as np
 import pytest
@@ -319,14 +318,3 @@ def test_motion_formulas() -> None:
         shape = {"name": "arrow", "start": start, "motion": motion}
         for t in (0.0, 0.3, 1.0, 1.25):
             assert verify_dsc._looks_like([shape], t, [dsc.pose_at(start, motion, t)]), (kind, t)
-
-
-def test_speed(capsys) -> None:
-    lines = []
-    for name, config in dsc.PRESETS.items():
-        begin = time.perf_counter()
-        for index in range(10):
-            dsc.generate(99, index, config)
-        lines.append(f"DSC {name}: {10 / (time.perf_counter() - begin):.1f} items/s")
-    with capsys.disabled():
-        print("\n" + "\n".join(lines))

@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import io
 import random
-import time
 
 import numpy as np
 import pytest
@@ -197,14 +196,3 @@ def test_every_family_builds_an_exact_rule() -> None:
                 fig = hpe._figure(family, depth, params, hpe.build_levels(family, params, depth), box)
                 assert verify_hpe.is_recursive(hpe._scene_figure({**fig, "odd": None})), (family, depth)
                 assert [len(level) for level in fig["pixel_levels"]] == [len(hpe.rule_maps(family, params)) ** k for k in range(depth + 1)]
-
-
-def test_speed(capsys) -> None:
-    lines = []
-    for name, config in hpe.PRESETS.items():
-        begin = time.perf_counter()
-        for index in range(10):
-            hpe.generate(99, index, config)
-        lines.append(f"HPE {name}: {10 / (time.perf_counter() - begin):.1f} items/s")
-    with capsys.disabled():
-        print("\n" + "\n".join(lines))

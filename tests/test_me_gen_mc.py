@@ -3,13 +3,14 @@
 The verifier re-derives every answer by folding the drawn net combinatorially (>= 1,000 items over the presets and
 custom configs); it must also reject corrupted scenes and solve hand-made nets that the generator never produced.
 Presets, extra fields (incl. the colour-lure bookkeeping), validation and the drawing (net colour under every face,
-option colours, nothing outside the panels) are checked too.
+option colours, nothing outside the panels) are checked too, and that no extent, ink or edge cue finds the answer.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import io
 import json
 import math
@@ -22,7 +23,7 @@ from PIL import Image
 from cogvis_tasks.minds_eye.generators import base, mc, verify_mc
 
 CUSTOM = [
-    mc.Config(net_solids=mc.NETTABLE, similar=1, colour_lure=True),  # every net, lures
+    mc.Config(net_solids=mc.NETTABLE, distractor_solids=mc.NETTABLE, similar=1, colour_lure=True),  # every net, lures
     mc.Config(net_solids=("cube", "cuboid"), distractor_solids=("cube", "cuboid", "triangular_prism", "cone", "cylinder"), similar=1),
     mc.Config(net_solids=("icosahedron", "octahedron"), similar=3),  # all distractors face-similar
 ]
@@ -42,25 +43,108 @@ def no_drawing(monkeypatch):
     monkeypatch.setattr(base, "png", lambda img: b"")
 
 
+@functools.cache
+def _preset_items(name: str) -> tuple[tuple[base.GeneratedItem, tuple], ...]:
+    """COUNTS[0] items of a preset made without drawing, each with the draw_solid calls it would have made (box,
+    solid, view, colour, size): the verifier needs only the scene, the cue test draws just the options."""
+    calls: list[tuple] = []
+    saved = mc.draw_solid, mc.draw_net, base.png
+    mc.draw_solid = lambda img, box, *args: calls.append((box, *args))
+    mc.draw_net, base.png = (lambda *a, **k: None), (lambda img: b"")
+    try:
+        out = []
+        for index in range(COUNTS[0]):
+            calls.clear()
+            out.append((mc.generate(11, index, mc.PRESETS[name]), tuple(calls)))
+        return tuple(out)
+    finally:
+        mc.draw_solid, mc.draw_net, base.png = saved
+
+
 # ---------------------------------------------------------------- verified answers
 
 
 def test_verifier_agrees_on_every_item(no_drawing) -> None:
-    configs = [(name, cfg, COUNTS[0]) for name, cfg in mc.PRESETS.items()] + [("custom", cfg, COUNTS[1]) for cfg in CUSTOM]
+    preset_items = [(name, item) for name in mc.PRESETS for item, _ in _preset_items(name)]
+    custom_items = [("custom", mc.generate(11, index, cfg)) for cfg in CUSTOM for index in range(COUNTS[1])]
     checked, mismatches, positions = 0, [], []
-    for name, cfg, n in configs:
-        for index in range(n):
-            item = mc.generate(11, index, cfg)
-            record = _record(item)
-            matches = verify_mc.matching_options(record["scene"])
-            if matches != [item.answer_index]:  # exactly one option folds from the net, and it is the answer
-                mismatches.append((name, index, matches, item.answer_index))
-            assert record["difficulty"] == name
-            positions.append(item.answer_index)
-            checked += 1
+    for name, item in preset_items + custom_items:
+        record = _record(item)
+        matches = verify_mc.matching_options(record["scene"])
+        if matches != [item.answer_index]:  # exactly one option folds from the net, and it is the answer
+            mismatches.append((name, item.index, matches, item.answer_index))
+        assert name == "custom" or record["difficulty"] == name
+        positions.append(item.answer_index)
+        checked += 1
     assert not mismatches, mismatches[:10]
     assert checked == 3 * COUNTS[0] + len(CUSTOM) * COUNTS[1] >= 1000
     assert all(0.18 < positions.count(k) / checked < 0.32 for k in range(4))
+
+
+# ---------------------------------------------------------------- no simple cue
+
+
+def _option_features(call: tuple) -> dict[str, float]:
+    """Draw one option as the generator does (alone on its panel) and measure its extent, ink and dark edge pixels."""
+    box, solid, view, colour, size = call
+    left, top, right, bottom = base.content_box(box)
+    panel = Image.new("RGB", (right - left, bottom - top), base.BACKGROUND)
+    mc.draw_solid(panel, (0, 0, right - left, bottom - top), solid, view, colour, size)
+    gray = np.asarray(panel.convert("L"))
+    saturation = np.asarray(panel.convert("HSV"))[:, :, 1]
+    ys, xs = np.nonzero(gray < 250)
+    width, height = xs.max() - xs.min() + 1, ys.max() - ys.min() + 1
+    edge = (gray < 120) & (saturation < 96)  # dark and grey: edge lines, not shaded faces
+    return {"width": width, "height": height, "box": width * height, "ink": int((gray < 250).sum()), "edge": int(edge.sum())}
+
+
+CUE_PICKERS = {
+    "widest": ("width", np.argmax),
+    "narrowest": ("width", np.argmin),
+    "tallest": ("height", np.argmax),
+    "shortest": ("height", np.argmin),
+    "largest box": ("box", np.argmax),
+    "smallest box": ("box", np.argmin),
+    "most ink": ("ink", np.argmax),
+    "least ink": ("ink", np.argmin),
+    "most edge pixels": ("edge", np.argmax),
+    "least edge pixels": ("edge", np.argmin),
+}
+
+
+@pytest.mark.parametrize("name", list(mc.PRESETS))
+def test_no_extent_ink_or_edge_cue_finds_the_answer(name: str) -> None:
+    """Each picker (widest option, most dark edge pixels, ...) finds the answer at most chance + 3 SD of the time."""
+    items = _preset_items(name)
+    features = [[_option_features(call) for call in calls] for _, calls in items]
+    n, chance = len(items), 0.25
+    bound = chance + 3 * math.sqrt(chance * (1 - chance) / n)
+    rates = {}
+    for picker, (key, pick) in CUE_PICKERS.items():
+        hits = sum(int(pick([f[key] for f in options])) == item.answer_index for (item, _), options in zip(items, features, strict=True))
+        rates[picker] = hits / n
+    assert n >= 200 and max(rates.values()) <= bound, (name, {k: round(v, 3) for k, v in rates.items()})
+
+
+def test_every_solid_shown_is_the_answer_one_time_in_four() -> None:
+    """Net weights balance the pool: P(answer | solid shown) = 1/4 for every solid of every preset (analytically, and
+    counted over the generated items), so which solids an item shows says nothing about the answer."""
+    for name, cfg in mc.PRESETS.items():
+        assert set(cfg.net_solids) == set(cfg.distractor_solids) and not set(cfg.distractor_solids) & set(mc.CURVED)
+        weights = dict(zip(cfg.net_solids, mc.net_weights(cfg), strict=True))
+        assert sum(weights.values()) == pytest.approx(1) and min(weights.values()) > 0.05
+        for solid in cfg.net_solids:
+            wrong = sum(w * mc._shown_wrong(net, cfg).get(solid, 0.0) for net, w in weights.items())
+            assert weights[solid] / (weights[solid] + wrong) == pytest.approx(0.25, abs=1e-6), (name, solid)
+        shown: dict[str, list[int]] = {}
+        for item, _ in _preset_items(name):
+            names = list(item.record["other_shapes"])
+            names.insert(item.answer_index, item.record["correct_shape"])
+            for k, solid in enumerate(names):
+                shown.setdefault(solid, []).append(k == item.answer_index)
+        for solid, hits in shown.items():  # 3 SD of a binomial around 1/4
+            assert abs(np.mean(hits) - 0.25) <= 3 * math.sqrt(0.25 * 0.75 / len(hits)), (name, solid, np.mean(hits), len(hits))
+    assert mc.net_weights(CUSTOM[1]) == (1.0, 1.0)  # pools that differ keep uniform nets
 
 
 def test_verify_returns_the_answer_index() -> None:
@@ -171,7 +255,7 @@ def test_hand_made_nets() -> None:
 
 def test_presets_differ_structurally_and_extra_fields_are_right(no_drawing) -> None:
     assert set(mc.PRESETS) == {"easy", "medium", "hard"}
-    assert mc.PRESETS["easy"].net_solids == ("cube", "cuboid", "triangular_prism", "square_pyramid")
+    assert set(mc.PRESETS["easy"].net_solids) >= {"cube", "cuboid", "triangular_prism", "square_pyramid"}
     assert set(mc.PRESETS["hard"].net_solids) == {"tetrahedron", "octahedron", "dodecahedron", "icosahedron"}
     assert [mc.PRESETS[p].colour_lure for p in ("easy", "medium", "hard")] == [False, False, True]
     for name, cfg in mc.PRESETS.items():
@@ -249,6 +333,15 @@ def test_solids_are_closed_convex_polyhedra() -> None:
         ({"colour_lure": "yes"}, "colour_lure"),
         ({"net_solids": ("cube",), "distractor_solids": ("cube", "cuboid", "cone"), "similar": 1}, "distractor_solids"),
         (
+            {
+                "net_solids": ("tetrahedron",),
+                "distractor_solids": ("tetrahedron", "octahedron", "icosahedron"),
+                "similar": 2,
+                "colour_lure": True,
+            },
+            "distractor_solids",
+        ),
+        (
             {"net_solids": ("cube",), "distractor_solids": ("cube", "cuboid", "pentagonal_prism", "hexagonal_prism"), "similar": 0},
             "distractor_solids",
         ),
@@ -304,7 +397,7 @@ def test_drawing_matches_the_scene() -> None:
                 inside[y0:y1, x0:x1] = True
                 crop = img[y0:y1, x0:x1].reshape(-1, 3)
                 coloured = crop[(crop.max(axis=1) - crop.min(axis=1) > 40) & (crop.sum(axis=1) > 150)]
-                assert len(coloured) > 0.1 * len(crop)  # a solid, not an empty panel
+                assert (crop.mean(axis=1) < 250).sum() > 0.1 * len(crop) and len(coloured) > 0.03 * len(crop)  # a solid, not empty
                 votes = _nearest_colour(coloured.astype(float))
                 assert max(set(votes), key=votes.count) == option["color"], (name, index)
                 lb = base.label_box(tuple(box))

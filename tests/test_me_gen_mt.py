@@ -9,7 +9,6 @@ import colorsys
 import copy
 import io
 import itertools
-import time
 
 import numpy as np
 import pytest
@@ -299,14 +298,3 @@ def test_panels_share_one_scale_and_size() -> None:
 
 
 # ---------------------------------------------------------------- speed
-
-
-def test_speed(capsys) -> None:
-    lines = []
-    for name, cfg in mt.PRESETS.items():
-        start = time.perf_counter()
-        for index in range(12):
-            mt.generate(99, index, cfg)
-        lines.append(f"MT {name}: {12 / (time.perf_counter() - start):.1f} items/s (PNG included)")
-    with capsys.disabled():
-        print("\n" + "\n".join(lines))

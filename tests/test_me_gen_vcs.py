@@ -14,7 +14,6 @@ import collections
 import copy
 import functools
 import io
-import time
 
 import numpy as np
 import pytest
@@ -226,14 +225,3 @@ def test_ink_does_not_point_at_the_answer() -> None:
             hits["odd"] += int(np.argmax(np.abs(ink - np.median(ink)))) == answer
         for picker, count in hits.items():
             assert count / len(plans) < 0.3, (name, picker, count)
-
-
-def test_speed(capsys) -> None:
-    lines = []
-    for name, cfg in vcs.PRESETS.items():
-        start = time.perf_counter()
-        for index in range(12):
-            vcs.generate(99, index, cfg)
-        lines.append(f"VCS {name}: {12 / (time.perf_counter() - start):.1f} items/s")
-    with capsys.disabled():
-        print("\n" + "\n".join(lines))

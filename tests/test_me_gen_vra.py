@@ -14,7 +14,6 @@ import copy
 import functools
 import io
 import math
-import time
 
 import numpy as np
 import pytest
@@ -206,14 +205,3 @@ def test_ink_does_not_point_at_the_answer() -> None:
             hits["odd"] += int(np.argmax(np.abs(ink - np.median(ink)))) == answer
         for picker, count in hits.items():
             assert count / len(plans) < 0.3, (name, picker, count)
-
-
-def test_speed(capsys) -> None:
-    lines = []
-    for name, cfg in vra.PRESETS.items():
-        start = time.perf_counter()
-        for index in range(12):
-            vra.generate(99, index, cfg)
-        lines.append(f"VRA {name}: {12 / (time.perf_counter() - start):.1f} items/s")
-    with capsys.disabled():
-        print("\n" + "\n".join(lines))

@@ -23,23 +23,38 @@ Distractor types (``option_types``):
 - ``other``: any other wrong solid of the pool (never one of the three nearest).
 
 Presets (structural parameters: which solids the net comes from, the distractor pool, how many distractors are
-face-similar, whether colours lure):
+face-similar, whether colours lure). In every preset the distractor pool IS the net pool, so each solid is shown as
+the answer and as a wrong option alike; otherwise a solid that is only ever wrong (a cone, a wide pyramid, a solid
+with many edges) tells the answer by being absent from it, and so does any way of drawing it:
 
-- easy: cube, cuboid, triangular prism or square pyramid nets (5-6 faces, a handful of possible nets); distractors from
-  the same simple family plus tetrahedron, cone and cylinder; one similar-faces distractor; one colour for everything.
-- medium: pentagonal / hexagonal prism, pentagonal pyramid or tetrahedron nets (4-8 faces, more faces to track and two
-  polygon kinds); distractors from every solid; two similar-faces distractors; one colour.
+- easy: the paper's "cube, cuboid, prism, pyramid": cube, cuboid, triangular / pentagonal prism, square pyramid,
+  tetrahedron (4-7 faces, a handful of possible nets); one similar-faces distractor; one colour for everything.
+- medium: pentagonal / hexagonal / triangular prism, pentagonal pyramid, tetrahedron (4-8 faces, up to three polygon
+  kinds); two similar-faces distractors, so most wrong options are prisms or pyramids that differ from the answer
+  only in the number of sides of the base; one colour.
 - hard: the Platonic nets the paper names (tetra-, octa-, dodeca-, icosahedron; up to 20 faces of one polygon kind, so
-  counting faces and their arrangement is the only way); two similar-faces distractors (e.g. the other all-triangle
-  solids) and a colour-matched lure, the correct solid in another colour.
+  counting faces and their arrangement is the only way); the four Platonic solids are every item's options: two
+  similar-faces distractors and a colour-matched lure, the correct solid in another colour.
 
-The cone of the paper's easy set is kept as a distractor only: its net (a sector and a disc) has no polygon faces to
-fold combinatorially.
+No simple image cue finds the answer (tests measure widest, narrowest, tallest, shortest, largest and smallest box,
+most and least ink, most and least dark edge pixels against chance):
+
+- Which solids an item shows carries no signal: the net solid is drawn with the weights of :func:`net_weights`, which
+  make every solid of the pool the answer in 1 of 4 items that show it (uniform nets would not: a solid that is often
+  near others is left out of their items more often, so showing it would favour it).
+- Drawn extents are balanced: the view of each option is picked for a bounding-box aspect drawn from one range for all
+  solids, the scale fixes sqrt(outline area x box area), and a random size factor applies to every option alike.
+- Curved solids are not in any preset: their nets (a sector and a disc, a rectangle and two discs) have no polygon
+  faces to fold combinatorially, so a cone or cylinder could only be wrong, and its few edges and wide outline would
+  then point away from it (the paper lists the cone among easy solids; this is the one departure). They stay
+  available to custom configs as distractors, with that cue: ``net_weights`` balances only configs whose distractor
+  pool equals the net pool.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import math
 import random
@@ -200,10 +215,16 @@ def similar_set(correct: str, pool: Sequence[str]) -> list[str]:
 # --- config ------------------------------------------------------------------------------------
 
 
+EASY_POOL = ("cube", "cuboid", "triangular_prism", "square_pyramid", "tetrahedron", "pentagonal_prism")
+MEDIUM_POOL = ("pentagonal_prism", "hexagonal_prism", "pentagonal_pyramid", "tetrahedron", "triangular_prism")
+HARD_POOL = ("tetrahedron", "octahedron", "dodecahedron", "icosahedron")
+
+
 @dataclass(frozen=True)
 class Config:
-    net_solids: tuple[str, ...] = ("cube", "cuboid", "triangular_prism", "square_pyramid")  # the net is of one of these
-    distractor_solids: tuple[str, ...] = SOLIDS  # wrong options come from these
+    net_solids: tuple[str, ...] = EASY_POOL  # the net is of one of these
+    # wrong options come from these; the same set as net_solids keeps every solid as often right as wrong (no cue)
+    distractor_solids: tuple[str, ...] = EASY_POOL
     similar: int = 1  # distractors drawn from the similar-faces set
     colour_lure: bool = False  # one wrong solid in the net's colour, the others (correct included) in other colours
 
@@ -217,6 +238,8 @@ class Config:
         if not isinstance(self.similar, int):
             raise ValueError(f"similar must be an int, got {self.similar!r}")
         for net in self.net_solids:
+            if sum(s != net for s in self.distractor_solids) < 3:
+                raise ValueError(f"distractor_solids must hold three solids besides {net}, got {self.distractor_solids!r}")
             near = similar_set(net, self.distractor_solids)
             others = [s for s in self.distractor_solids if s != net and s not in near]
             if len(near) < self.similar or len(others) < 3 - self.similar - int(self.colour_lure):
@@ -224,14 +247,45 @@ class Config:
 
 
 PRESETS: dict[str, Config] = {
-    "easy": Config(
-        net_solids=("cube", "cuboid", "triangular_prism", "square_pyramid"),
-        distractor_solids=("cube", "cuboid", "triangular_prism", "square_pyramid", "tetrahedron", "cone", "cylinder"),
-        similar=1,
-    ),
-    "medium": Config(net_solids=("pentagonal_prism", "hexagonal_prism", "pentagonal_pyramid", "tetrahedron"), similar=2),
-    "hard": Config(net_solids=("tetrahedron", "octahedron", "dodecahedron", "icosahedron"), similar=2, colour_lure=True),
+    "easy": Config(net_solids=EASY_POOL, distractor_solids=EASY_POOL, similar=1),
+    "medium": Config(net_solids=MEDIUM_POOL, distractor_solids=MEDIUM_POOL, similar=2),
+    "hard": Config(net_solids=HARD_POOL, distractor_solids=HARD_POOL, similar=2, colour_lure=True),
 }
+
+
+def _shown_wrong(correct: str, config: Config) -> dict[str, float]:
+    """P(solid is one of the three distractors | the net is ``correct``), as :func:`choose_distractors` picks them."""
+    near = similar_set(correct, config.distractor_solids)
+    far = [s for s in config.distractor_solids if s != correct and s not in near]
+    need = 3 - config.similar - int(config.colour_lure)
+    rest = len(config.distractor_solids) - 1 - config.similar - need  # the colour lure's choices
+    out = {}
+    for s in config.distractor_solids:
+        if s != correct:
+            p = config.similar / len(near) if s in near else (need / len(far) if far else 0.0)
+            out[s] = p + (1 - p) / rest if config.colour_lure else p
+    return out
+
+
+@functools.cache
+def net_weights(config: Config) -> tuple[float, ...]:
+    """How often each net solid is drawn, so that a solid shown is the answer 1 time in 4 whatever it is.
+
+    With uniform nets, a solid that is often near others (picked as their similar-faces distractor only 1 time in 3)
+    is shown wrong less often than one that is always an "other", so its mere presence would point at the answer,
+    and so would any way of drawing it (narrow, many edges). When the distractor pool is the net pool, weights w with
+    w[s] = (1/3) sum_y w[y] P(s shown wrong | net y) make P(answer | s shown) = w / (w + 3 w) = 1/4 for every solid:
+    the stationary distribution of "answer -> one of its three distractors", found by (lazy) power iteration. Other
+    pools keep uniform nets (solids that are never nets are then only ever wrong: a cue that config accepts).
+    """
+    nets = config.net_solids
+    if set(nets) != set(config.distractor_solids):
+        return (1.0,) * len(nets)
+    move = np.array([[_shown_wrong(y, config).get(s, 0.0) / 3 for y in nets] for s in nets])
+    w = np.full(len(nets), 1 / len(nets))
+    for _ in range(500):
+        w = (w + move @ w) / 2
+    return tuple(round(float(x), 9) for x in w / w.sum())
 
 
 # --- nets --------------------------------------------------------------------------------------
@@ -414,7 +468,11 @@ LIGHT = np.array([-0.45, 0.65, 0.62]) / np.linalg.norm([-0.45, 0.65, 0.62])  # u
 SUPERSAMPLE = 2
 NET_FILL = 0.9  # share of the net panel the net may span
 SOLID_FILL = 0.86  # share of an option panel's width or height a solid may span
-SOLID_AREA = 0.24  # share of an option panel a solid's outline covers (less when SOLID_FILL binds)
+SOLID_AREA = 0.38  # share of an option panel sqrt(outline area x bounding-box area) covers at size 1
+SIZE_RANGE = (0.84, 1.0)  # per-option size factor (linear), a nuisance drawn for every option alike
+ASPECT = (0.8, 1.25)  # target width / height of a drawn solid (one range for all solids)
+ASPECT_TOL = 0.04  # |log aspect - log target| accepted at once
+VIEW_TRIES = 24  # views compared (the readable one nearest the target aspect wins) when none meets it at once
 
 
 def _rotation(axis: int, angle: float) -> np.ndarray:
@@ -438,13 +496,18 @@ def _random_turn(rng: random.Random) -> np.ndarray:
     )
 
 
-def _drawn_areas(pts: np.ndarray, faces: Sequence[Sequence[int]]) -> list[float]:
-    """Each face's area in the drawing (x, y of view coordinates), positive when it faces the viewer."""
-    areas = []
-    for face in faces:
-        p = pts[list(face), :2]
-        areas.append(0.5 * float(np.sum(p[:, 0] * np.roll(p[:, 1], -1) - np.roll(p[:, 0], -1) * p[:, 1])))
-    return areas
+@functools.cache
+def _face_sides(faces: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every directed side of every face as (face, from, to) index arrays."""
+    rows = [(k, face[i], face[(i + 1) % len(face)]) for k, face in enumerate(faces) for i in range(len(face))]
+    return tuple(np.array(col) for col in zip(*rows, strict=True))
+
+
+def _drawn_areas(pts: np.ndarray, faces: tuple[tuple[int, ...], ...]) -> list[float]:
+    """Each face's area in the drawing (x, y of view coordinates), positive when it faces the viewer (shoelace)."""
+    face, a, b = _face_sides(faces)
+    cross = pts[a, 0] * pts[b, 1] - pts[b, 0] * pts[a, 1]
+    return (0.5 * np.bincount(face, weights=cross, minlength=len(faces))).tolist()
 
 
 def _readable(solid: Solid, view: np.ndarray) -> bool:
@@ -458,8 +521,20 @@ def _readable(solid: Solid, view: np.ndarray) -> bool:
     return bool(solid.smooth) or sum(a >= 0.08 * total for a in areas) >= (2 if len(solid.faces) == 4 else 3)
 
 
+def _aspect(solid: Solid, view: np.ndarray) -> float:
+    """Width over height of the drawn solid's bounding box."""
+    span = np.ptp(np.asarray(solid.vertices) @ view[:2].T, axis=0)
+    return float(span[0] / span[1])
+
+
 def pick_view(solid: Solid, rng: random.Random) -> np.ndarray:
-    """World -> view rotation: the posed solid turned about the vertical and seen from above; a readable view."""
+    """World -> view rotation: the posed solid turned about the vertical and seen from above; a readable view.
+
+    Of VIEW_TRIES views (more while none is readable) the readable one whose bounding box is nearest a drawn target
+    aspect (one range for every solid) is kept, so a tall prism or a wide pyramid is not singled out by its drawn proportions.
+    """
+    target = math.log(rng.uniform(*ASPECT))
+    best, best_off, tries = None, math.inf, 0
     for _ in range(100):
         pose = np.eye(3)
         if solid.pose == "free":
@@ -467,20 +542,31 @@ def pick_view(solid: Solid, rng: random.Random) -> np.ndarray:
         elif solid.pose == "either" and rng.random() < 0.5:
             pose = _rotation(2, math.pi / 2)  # lying on a side
         view = _rotation(0, math.radians(rng.uniform(20, 38))) @ _rotation(1, rng.uniform(0, 2 * math.pi)) @ pose
-        if _readable(solid, view):
-            return view
-    raise RuntimeError("no readable view found")
+        tries += 1
+        off = abs(math.log(_aspect(solid, view)) - target)
+        if off < best_off and _readable(solid, view):
+            best, best_off = view, off
+        if best is not None and (best_off < ASPECT_TOL or tries >= VIEW_TRIES):
+            break
+    if best is None:
+        raise RuntimeError("no readable view found")
+    return best
 
 
-def draw_solid(img: Image.Image, box: base.Box, solid: Solid, view: np.ndarray, colour: tuple[int, int, int]) -> None:
-    """Flat-shaded orthographic drawing: front faces only, far ones first (painter's algorithm), dark edges."""
+def draw_solid(img: Image.Image, box: base.Box, solid: Solid, view: np.ndarray, colour: tuple[int, int, int], size: float) -> None:
+    """Flat-shaded orthographic drawing: front faces only, far ones first (painter's algorithm), dark edges.
+
+    The scale makes sqrt(outline area x bounding-box area) a fixed share of the panel times ``size``: a compact solid
+    (a cube fills its box) and a spiky one (a tetrahedron) then differ in ink and box area by only sqrt(fill) each, and
+    the random size blurs what is left.
+    """
     left, top, right, bottom = box
     ss = SUPERSAMPLE
     w, h = (right - left) * ss, (bottom - top) * ss
     pts = np.asarray(solid.vertices) @ view.T  # x right, y up, z towards the viewer
     span = pts[:, :2].max(axis=0) - pts[:, :2].min(axis=0)
     outline = sum(a for a in _drawn_areas(pts, solid.faces) if a > 0)  # a convex solid's outline: its front faces
-    scale = min(math.sqrt(SOLID_AREA * w * h / outline), SOLID_FILL * min(w / span[0], h / span[1]))
+    scale = size * min(math.sqrt(SOLID_AREA * w * h / math.sqrt(outline * span[0] * span[1])), SOLID_FILL * min(w / span[0], h / span[1]))
     middle = (pts[:, :2].max(axis=0) + pts[:, :2].min(axis=0)) / 2
     screen = np.stack([w / 2 + (pts[:, 0] - middle[0]) * scale, h / 2 - (pts[:, 1] - middle[1]) * scale], axis=1)
     normals = _normals(pts, solid.faces)
@@ -561,19 +647,20 @@ def option_colours(rng: random.Random, types: list[str], net_colour: str, lure: 
     return [net_colour if t == "net_colour" else next(others) for t in types]
 
 
-def _solid_scene(solid: Solid, view: np.ndarray, colour: str) -> dict:
+def _solid_scene(solid: Solid, view: np.ndarray, colour: str, size: float) -> dict:
     return {
         "vertices": [[round(x, 6) for x in v] for v in solid.vertices],
         "faces": [list(f) for f in solid.faces],
         "view": [[round(float(x), 6) for x in row] for row in view],
         "color": colour,
+        "size": round(size, 6),
     }
 
 
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     """One item: the correct solid cut open into the net, three distractor solids, colours, views, the drawing."""
     rng = base.item_rng(seed, TASK, index, config)
-    correct = rng.choice(config.net_solids)
+    correct = rng.choices(config.net_solids, weights=net_weights(config))[0]
     solid = BUILDERS[correct](rng)
     left, top, right, bottom = base.content_box(NET_BOX)
     polys, hinges = make_net(solid, rng, NET_FILL * (right - left), NET_FILL * (bottom - top))
@@ -583,12 +670,13 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     net_colour = rng.choice(sorted(PALETTE))
     colours = option_colours(rng, types, net_colour, config.colour_lure)
     views = [pick_view(s, rng) for s, _ in options]
+    sizes = [rng.uniform(*SIZE_RANGE) for _ in options]
 
     img = base.canvas()
     draw_net(img, base.content_box(NET_BOX), polys, PALETTE[net_colour])
     base.draw_label(img, NET_BOX, HEADING, base.HEADING_FONT)
-    for box, (s, _), view, colour in zip(OPTION_BOXES, options, views, colours, strict=True):
-        draw_solid(img, base.content_box(box), s, view, PALETTE[colour])
+    for box, (s, _), view, colour, size in zip(OPTION_BOXES, options, views, colours, sizes, strict=True):
+        draw_solid(img, base.content_box(box), s, view, PALETTE[colour], size)
     base.draw_option_labels(img, OPTION_BOXES)
 
     scene = {
@@ -597,7 +685,7 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
             "hinges": [list(h) for h in hinges],
             "color": net_colour,
         },
-        "options": [_solid_scene(s, v, c) for (s, _), v, c in zip(options, views, colours, strict=True)],
+        "options": [_solid_scene(s, v, c, z) for (s, _), v, c, z in zip(options, views, colours, sizes, strict=True)],
         "net_box": list(NET_BOX),
         "option_boxes": [list(b) for b in OPTION_BOXES],
         "params": {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(config).items()}
