@@ -222,26 +222,8 @@ def _silhouette(figure: dict, camera: dict, size: tuple[int, int]) -> np.ndarray
     for c in np.array(figure["centres"]):
         corners = [c + a * axes[0] + b * axes[1] + d * axes[2] for a, b, d in itertools.product((1, -1), repeat=3)]
         pts = np.array([(ox + unit * (p @ sx), oy - unit * (p @ sy)) for p in corners])
-        centre = pts.mean(axis=0)
-        angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
-        hull = _hull(pts[np.argsort(angles)])
-        draw.polygon([tuple(p) for p in hull], fill=1)
+        draw.polygon(base.convex_hull(pts.tolist()), fill=1)
     return np.asarray(mask, dtype=bool)
-
-
-def _hull(points: np.ndarray) -> np.ndarray:
-    """Convex hull (monotone chain) of 2-D points."""
-    pts = sorted(map(tuple, points.tolist()))
-
-    def half(seq: list) -> list:
-        out: list = []
-        for p in seq:
-            while len(out) >= 2 and (out[-1][0] - out[-2][0]) * (p[1] - out[-2][1]) - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0]) <= 0:
-                out.pop()
-            out.append(p)
-        return out
-
-    return np.array(half(pts)[:-1] + half(pts[::-1])[:-1])
 
 
 def _hue_class(rgb: np.ndarray) -> str | None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -146,6 +146,24 @@ def make_item(
     return GeneratedItem(task, index, key, png(image), record)
 
 
+def convex_hull(points: Iterable[Sequence[float]]) -> list[tuple[float, float]]:
+    """Convex hull of 2-D points, counter-clockwise, collinear points dropped (Andrew's monotone chain).
+
+    Geometry several generators, verifiers and tests need; a hull is a primitive, not a way of solving an item.
+    """
+    pts = sorted({(float(p[0]), float(p[1])) for p in points})
+
+    def half(seq: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        out: list[tuple[float, float]] = []
+        for p in seq:
+            while len(out) >= 2 and (out[-1][0] - out[-2][0]) * (p[1] - out[-2][1]) - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0]) <= 0:
+                out.pop()
+            out.append(p)
+        return out
+
+    return half(pts)[:-1] + half(pts[::-1])[:-1]
+
+
 # --- drawing shared by all tasks ---------------------------------------------------------------
 
 
@@ -165,8 +183,12 @@ def grid_boxes(rows: int, cols: int, top: int = 0, bottom: int = SIZE, margin: i
     width = (SIZE - margin * (cols + 1)) // cols
     height = (bottom - top - margin * (rows + 1)) // rows
     return [
-        (margin + c * (width + margin), top + margin + r * (height + margin), margin + c * (width + margin) + width,
-         top + margin + r * (height + margin) + height)
+        (
+            margin + c * (width + margin),
+            top + margin + r * (height + margin),
+            margin + c * (width + margin) + width,
+            top + margin + r * (height + margin) + height,
+        )
         for r in range(rows)
         for c in range(cols)
     ]

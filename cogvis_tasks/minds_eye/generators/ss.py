@@ -338,18 +338,8 @@ def perturbed(rng: random.Random, source: Figure, config: Config) -> Figure | No
 
 
 def hull_area(points: np.ndarray) -> float:
-    """Area of the convex hull (monotone chain)."""
-    pts = sorted(map(tuple, points.tolist()))
-
-    def half(seq: list) -> list:
-        out: list = []
-        for p in seq:
-            while len(out) >= 2 and (out[-1][0] - out[-2][0]) * (p[1] - out[-2][1]) - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0]) <= 0:
-                out.pop()
-            out.append(p)
-        return out
-
-    ring = half(pts)[:-1] + half(pts[::-1])[:-1]
+    """Area of the convex hull (shoelace over the hull's corners)."""
+    ring = base.convex_hull(points.tolist())
     return 0.5 * abs(sum(a[0] * b[1] - a[1] * b[0] for a, b in zip(ring, ring[1:] + ring[:1], strict=True)))
 
 

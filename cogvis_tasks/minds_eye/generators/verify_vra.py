@@ -23,6 +23,8 @@ import itertools
 import math
 from collections.abc import Callable
 
+from . import base
+
 Point = tuple[float, float]
 Piece = tuple[Point, Point, int, bool]  # start, end, stroke id, straight
 
@@ -142,22 +144,6 @@ def lines(fig: dict) -> int:
     return len(fig["lines"]) - merges
 
 
-def _hull(points: list[Point]) -> list[Point]:
-    """Convex hull, counter-clockwise (Andrew's monotone chain), collinear points dropped."""
-    pts = sorted(set(points))
-
-    def half(seq: list[Point]) -> list[Point]:
-        out: list[Point] = []
-        for p in seq:
-            while len(out) >= 2 and (out[-1][0] - out[-2][0]) * (p[1] - out[-2][1]) - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0]) <= 0:
-                out.pop()
-            out.append(p)
-        return out
-
-    lower, upper = half(pts), half(pts[::-1])
-    return lower[:-1] + upper[:-1]
-
-
 def _point_segment(p: Point, a: Point, b: Point) -> float:
     dx, dy = b[0] - a[0], b[1] - a[1]
     t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)))
@@ -168,7 +154,7 @@ def convex(fig: dict) -> bool:
     """No crossing and nothing drawn inside the hull's outline: the figure is its convex hull's boundary (plus chords)."""
     if crossings(fig):
         return False
-    hull = _hull(_all_points(fig))
+    hull = base.convex_hull(_all_points(fig))
     ring = list(zip(hull, hull[1:] + hull[:1], strict=True))
     return all(min(_point_segment(p, a, b) for a, b in ring) < 1.0 for p in _all_points(fig))
 
@@ -212,7 +198,7 @@ def curved(fig: dict) -> bool:
 
 def thin_ratio(fig: dict) -> float:
     """Diameter over minimum width of the convex hull (rotating calipers over the hull's edges)."""
-    hull = _hull(_all_points(fig))
+    hull = base.convex_hull(_all_points(fig))
     diameter = max(math.dist(p, q) for p, q in itertools.combinations(hull, 2))
     width = math.inf
     for a, b in zip(hull, hull[1:] + hull[:1], strict=True):
