@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
 import io
 import os
+from collections.abc import Callable, Iterator
+from types import ModuleType
 from typing import Any
 
 from PIL import Image
@@ -44,3 +47,16 @@ def settings(seed: int | None, n: int | None) -> tuple[int, int | None]:
     if n is None and os.environ.get(ENV_ITEMS):
         n = int(os.environ[ENV_ITEMS])
     return seed, n
+
+
+def generator_module(package: str, name: str, available: tuple[str, ...]) -> ModuleType:
+    """The generator ``<package>.generators.<name lower>``; names outside ``available`` are refused before any import."""
+    if name not in available:
+        raise ValueError(f"no generator for {name!r}; available: {available}")
+    return importlib.import_module(f"{package}.generators.{name.lower()}")
+
+
+def generate_items(gen: ModuleType, preset_of: Callable[[int], str], seed: int, n: int | None) -> Iterator[Any]:
+    """Items 0..n-1 (default: the generator's DEFAULT_ITEMS), item i at preset ``preset_of(i)``, one at a time."""
+    for index in range(gen.DEFAULT_ITEMS if n is None else n):
+        yield gen.generate(seed, index, gen.PRESETS[preset_of(index)])

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import ModuleType
 
-from ..core.generation import settings
+from ..core.generation import generate_items, generator_module, settings
 from ..core.sample import Sample
 from . import benchmark as released
 from . import data
@@ -43,9 +42,7 @@ chance = released.chance
 
 
 def generator(task: str) -> ModuleType:
-    if task not in GENERATED_TASKS:
-        raise ValueError(f"no Mind's Eye generator for {task!r}; tasks: {GENERATED_TASKS}")
-    return importlib.import_module(f"{__package__}.generators.{task.lower()}")
+    return generator_module(__package__, task, GENERATED_TASKS)
 
 
 @functools.cache
@@ -64,9 +61,9 @@ def difficulty_of(variant: str, index: int) -> str:
 
 def items(task: str, variant: str, seed: int, n: int | None = None) -> Iterator[GeneratedItem]:
     """Items 0..n-1 of a task, one at a time (nothing is held)."""
-    gen = generator(task)
-    for index in range(gen.DEFAULT_ITEMS if n is None else n):
-        yield gen.generate(seed, index, gen.PRESETS[difficulty_of(variant, index)])
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown difficulty {variant!r}; expected one of {VARIANTS}")
+    return generate_items(generator(task), lambda index: difficulty_of(variant, index), seed, n)
 
 
 def record_of(item: GeneratedItem, source: str) -> data.Record:

@@ -8,12 +8,11 @@ downstream (prompts, CoT rewrite, scoring, item credit, reports, baselines) is s
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Iterable, Iterator
 from types import ModuleType
 
-from ..core.generation import settings
+from ..core.generation import generate_items, generator_module, settings
 from ..core.sample import Sample
 from . import benchmark as released
 from .data import Row
@@ -32,9 +31,7 @@ chance = released.chance
 
 
 def generator(subtest: str) -> ModuleType:
-    if subtest not in GENERATED_SUBTESTS:
-        raise ValueError(f"no generator for {subtest!r}; generated subtests: {GENERATED_SUBTESTS}")
-    return importlib.import_module(f"{__package__}.generators.{subtest.lower()}")
+    return generator_module(__package__, subtest, GENERATED_SUBTESTS)
 
 
 def items(subtest: str, difficulty: str, seed: int, n: int | None = None) -> Iterator[GeneratedItem]:
@@ -42,9 +39,7 @@ def items(subtest: str, difficulty: str, seed: int, n: int | None = None) -> Ite
     gen = generator(subtest)
     if difficulty not in gen.PRESETS:
         raise ValueError(f"unknown difficulty {difficulty!r}; expected one of {sorted(gen.PRESETS)}")
-    config = gen.PRESETS[difficulty]
-    for index in range(gen.DEFAULT_ITEMS if n is None else n):
-        yield gen.generate(seed, index, config)
+    return generate_items(gen, lambda _: difficulty, seed, n)
 
 
 def samples(
