@@ -81,20 +81,30 @@ class MindsEyeAdapter(CogvisAdapter):
     hub_id = "minds_eye"  # no hub copy: local_path or $COGVIS_DATA_DIR
 
 
-def _minds_eye_meta(variant: str) -> BenchmarkMeta:
-    name = "minds_eye" if variant == "cot" else f"minds_eye_{variant}"
-    subsets = [t.id for t in MINDS_EYE_TASKS]
+def _meta(name: str, dataset_id: str, subsets: list[str], pretty_name: str, description: str, **extra: Any) -> BenchmarkMeta:
+    """A meta in the shape all our benchmarks share: one accuracy metric, subsets = subtests, multimodal reasoning."""
     return BenchmarkMeta(
         name=name,
-        dataset_id="minds_eye",
+        dataset_id=dataset_id,
         subset_list=subsets,
         default_subset=subsets[0],
-        pretty_name="Mind's Eye (cogvis-tasks)" + ("" if variant == "cot" else f", {variant} prompts"),
-        description=MINDS_EYE_DESCRIPTION + f"\nPrompt condition: {variant}.\n",
+        pretty_name=pretty_name,
+        description=description,
         metric_list=["accuracy"],
-        primary_metric=PRIMARY,
+        primary_metric=extra.pop("primary_metric", PRIMARY),
         eval_split="test",
         tags=[Tags.MULTI_MODAL, Tags.REASONING],
+        **extra,
+    )
+
+
+def _minds_eye_meta(variant: str) -> BenchmarkMeta:
+    return _meta(
+        "minds_eye" if variant == "cot" else f"minds_eye_{variant}",
+        "minds_eye",
+        [t.id for t in MINDS_EYE_TASKS],
+        "Mind's Eye (cogvis-tasks)" + ("" if variant == "cot" else f", {variant} prompts"),
+        MINDS_EYE_DESCRIPTION + f"\nPrompt condition: {variant}.\n",
     )
 
 
@@ -103,22 +113,16 @@ class VisualPuzzlesAdapter(CogvisAdapter):
     hub_id = VP_HF_ID
 
 
-VISUALPUZZLES_META = BenchmarkMeta(
-    name="visualpuzzles",
-    dataset_id=VP_HF_ID,
-    subset_list=list(VP_VARIANTS),
-    default_subset="direct",
-    pretty_name="VisualPuzzles (cogvis-tasks)",
-    description=(
-        "VisualPuzzles (CMU NeuLab): 1,168 four-option puzzles in 5 reasoning categories and 3 difficulties. "
-        "Subsets are the paper's two prompt conditions (direct, cot) over the same puzzles; the primary score is "
-        "the better of the two, as the paper reports; category, difficulty and option-type rows per condition. "
-        "The official cascade of answer patterns, without its random fallback: unparseable answers are counted."
-    ),
-    metric_list=["accuracy"],
+VISUALPUZZLES_META = _meta(
+    "visualpuzzles",
+    VP_HF_ID,
+    list(VP_VARIANTS),
+    "VisualPuzzles (cogvis-tasks)",
+    "VisualPuzzles (CMU NeuLab): 1,168 four-option puzzles in 5 reasoning categories and 3 difficulties. "
+    "Subsets are the paper's two prompt conditions (direct, cot) over the same puzzles; the primary score is "
+    "the better of the two, as the paper reports; category, difficulty and option-type rows per condition. "
+    "The official cascade of answer patterns, without its random fallback: unparseable answers are counted.",
     primary_metric=MetricSelector(name="accuracy", aggregation="max", dimensions={"scope": "prompt_conditions"}),
-    eval_split="test",
-    tags=[Tags.MULTI_MODAL, Tags.REASONING],
 )
 
 
@@ -127,22 +131,16 @@ class MmeCcAdapter(CogvisAdapter):
     hub_id = "MaxwellWen/MME-CC"
 
 
-MME_CC_META = BenchmarkMeta(
-    name="mme_cc",
-    dataset_id="MaxwellWen/MME-CC",
-    subset_list=[s.id for s in MME_CC_SUBTASKS],
-    default_subset=MME_CC_SUBTASKS[0].id,
-    pretty_name="MME-CC (cogvis-tasks)",
-    description=(
-        "MME-CC: 1,173 free-form questions in 11 subtasks and 3 dimensions (SR, GR, VKR), scored by the official "
-        "protocol: an LLM judge (--judge models) sees the question, the reference with its scoring criteria and the "
-        "answer, and returns 0/1; a rule check settles unambiguous matches first (credit only). Judge errors, judge "
-        "calls and the share settled by rule are reported; the overall score is over all questions."
-    ),
-    metric_list=["accuracy"],
+MME_CC_META = _meta(
+    "mme_cc",
+    "MaxwellWen/MME-CC",
+    [s.id for s in MME_CC_SUBTASKS],
+    "MME-CC (cogvis-tasks)",
+    "MME-CC: 1,173 free-form questions in 11 subtasks and 3 dimensions (SR, GR, VKR), scored by the official "
+    "protocol: an LLM judge (--judge models) sees the question, the reference with its scoring criteria and the "
+    "answer, and returns 0/1; a rule check settles unambiguous matches first (credit only). Judge errors, judge "
+    "calls and the share settled by rule are reported; the overall score is over all questions.",
     primary_metric=MetricSelector(name="accuracy", aggregation="mean", dimensions={"scope": "questions"}),
-    eval_split="test",
-    tags=[Tags.MULTI_MODAL, Tags.REASONING],
 )
 
 
@@ -157,21 +155,16 @@ class GeneratedAdapter(CogvisAdapter):
 
 
 def _generated_meta(name: str, pretty_name: str, description: str, subsets: list[str], items: str) -> BenchmarkMeta:
-    return BenchmarkMeta(
-        name=name,
-        dataset_id="generated",
-        subset_list=subsets,
-        default_subset=subsets[0],
-        pretty_name=pretty_name,
-        description=description + f" extra_params: seed (default $COGVIS_GEN_SEED or 1234), items (default $COGVIS_GEN_ITEMS or {items}).",
-        metric_list=["accuracy"],
-        primary_metric=PRIMARY,
-        eval_split="test",
+    return _meta(
+        name,
+        "generated",
+        subsets,
+        pretty_name,
+        description + f" extra_params: seed (default $COGVIS_GEN_SEED or 1234), items (default $COGVIS_GEN_ITEMS or {items}).",
         extra_params={
             "seed": {"type": "int | null", "description": "generator seed", "value": None},
             "items": {"type": "int | null", "description": items, "value": None},
         },
-        tags=[Tags.MULTI_MODAL, Tags.REASONING],
     )
 
 
