@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 import time
+
+from measure import timed_run
 
 from cogvis_tasks.visfactor import generated
 
@@ -25,12 +26,7 @@ def run_generate(out: str, n: int | None) -> tuple[float, float]:
     cmd = [sys.executable, "-m", "cogvis_tasks", "generate", "--difficulty", "normal", "--out", out, "--quiet"]
     if n is not None:
         cmd += ["--n", str(n)]
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"cogvis generate failed: {cmd}")
-    return time.perf_counter() - start, usage.ru_maxrss / 1024
+    return timed_run(cmd)
 
 
 def main() -> None:

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 import time
+
+from measure import timed_run
 
 from cogvis_tasks.minds_eye import generated
 from cogvis_tasks.minds_eye.generators.base import DIFFICULTIES
@@ -25,12 +26,7 @@ from cogvis_tasks.minds_eye.generators.base import DIFFICULTIES
 def run_generate(out: str, n: int, workers: int) -> tuple[float, float]:
     """Wall time and peak RSS (MiB) of the largest process (the parent or one worker)."""
     cmd = [sys.executable, "-m", "cogvis_tasks", "generate", "minds_eye", "--n", str(n), "--workers", str(workers), "--out", out, "--quiet"]
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"cogvis generate failed: {cmd}")
-    return time.perf_counter() - start, usage.ru_maxrss / 1024
+    return timed_run(cmd)
 
 
 def main() -> None:

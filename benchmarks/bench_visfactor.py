@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -26,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # the OpenAI stub server lives with the tests
 
+from measure import timed_run  # noqa: E402
 from openai_stub import StubServer  # noqa: E402
 
 from cogvis_tasks.core import baselines  # noqa: E402
@@ -41,19 +41,6 @@ dataset_kwargs:
   data_files:
     test: {parquet}
 """
-
-
-def timed_run(cmd: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MiB) of one child process (and its own children)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    out = proc.stdout.read() if proc.stdout else b""
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    wall = time.perf_counter() - start
-    if proc.returncode != 0:
-        raise RuntimeError(f"{cmd[0]} failed:\n{out.decode(errors='replace')[-3000:]}")
-    return wall, usage.ru_maxrss / 1024
 
 
 def results_ok(out: Path, task: str) -> None:
