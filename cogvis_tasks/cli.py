@@ -122,7 +122,7 @@ def _generate_minds_eye(args: argparse.Namespace) -> int:
     workers = max(1, min(args.workers or os.cpu_count() or 1, len(tasks)))
     with tqdm(total=sum(counts.values()), unit="item", desc="generating", disable=args.quiet) as progress:
         if workers == 1:
-            generated.write_release(args.out, tasks, variant, args.seed, None if args.n is None else args.n, lambda _: progress.update(1))
+            generated.write_release(args.out, tasks, variant, args.seed, args.n, lambda _: progress.update(1))
         else:  # one process per task folder: items are pure functions of (seed, task, index), so the output is the same
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 jobs = {pool.submit(generated.write_release, args.out, [t], variant, args.seed, counts[t]): t for t in tasks}

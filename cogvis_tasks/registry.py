@@ -1,7 +1,7 @@
 """The benchmarks this package provides, by name.
 
 Both harness adapters and the CLI look benchmarks up here; each entry is a
-module exposing ``samples``, ``score``, ``oracle_response``, ``random_response``
+module exposing ``samples``, ``score``, ``oracle_response``, ``random_response``, ``chance``, ``item_chance``
 and ``build_report`` (see ``cogvis_tasks.visfactor.benchmark``).
 """
 

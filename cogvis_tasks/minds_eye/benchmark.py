@@ -142,3 +142,9 @@ def random_response(sample: Sample, seed: int) -> str:
 
 def chance(sample: Sample) -> float:
     return 1.0 / len(str(sample.metadata.get("letters", "ABCD")))
+
+
+def item_chance(subtest: str) -> float | None:
+    """Probability that uniform guessing answers an item of this task right: one over its options."""
+    task = BY_ID.get(subtest)
+    return 1.0 / task.options if task else None

@@ -39,6 +39,7 @@ build_report = released.build_report
 oracle_response = released.oracle_response
 random_response = released.random_response
 chance = released.chance
+item_chance = released.item_chance
 
 
 def generator(task: str) -> ModuleType:

@@ -103,3 +103,8 @@ def random_response(sample: Sample, seed: int) -> str:
 
 def chance(sample: Sample) -> float:
     return 0.0
+
+
+def item_chance(subtest: str) -> float | None:
+    del subtest  # free-form answers: guessing scores nothing
+    return 0.0

@@ -2,10 +2,8 @@
 
 Chance is given per item (the probability that a uniform guess gets the whole item
 right) so that every table cell gets its chance level through the same aggregation
-as its score. Result files carry no options, so the values come from each benchmark's
-structure: VisFactor's published per-subtest guess accuracy (paper Table 5), one over
-the number of options for Mind's Eye tasks, a quarter for VisualPuzzles' four options,
-and zero for MME-CC's free-form answers.
+as its score. Result files carry no options, so each benchmark module's
+``item_chance(subtest)`` gives it from the benchmark's structure.
 
 Human baselines are those the papers publish. They were measured on the released items
 only, so generated sets (a ``*_gen`` benchmark, whose family is the released one) get
@@ -14,12 +12,10 @@ chance levels but no human baseline.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
+from .. import registry
 from ..minds_eye.tasks import BY_ID as MINDS_EYE_TASKS
 from ..minds_eye.tasks import HUMAN_ACCURACY as MINDS_EYE_HUMAN
 from ..mme_cc.subtasks import HUMAN_ACCURACY as MME_CC_HUMAN
-from ..visfactor.subtests import BY_ID as VISFACTOR_SUBTESTS
 from ..visfactor.subtests import HUMAN_ACCURACY as VISFACTOR_HUMAN
 
 #: VisualPuzzles paper, Table 2: human median accuracy (5th percentile 57.5, 95th 89.3).
@@ -43,28 +39,9 @@ def generated(benchmark: str) -> bool:
     return benchmark != family(benchmark)
 
 
-def _visfactor_chance(subtest: str) -> float | None:
-    sub = VISFACTOR_SUBTESTS.get(subtest)
-    return sub.guess_accuracy if sub else None
-
-
-def _minds_eye_chance(subtest: str) -> float | None:
-    task = MINDS_EYE_TASKS.get(subtest)
-    return 1.0 / task.options if task else None
-
-
-ITEM_CHANCE: dict[str, Callable[[str], float | None]] = {
-    "visfactor": _visfactor_chance,
-    "minds_eye": _minds_eye_chance,
-    "visualpuzzles": lambda subtest: 0.25,
-    "mme_cc": lambda subtest: 0.0,
-}
-
-
 def item_chance(benchmark: str, subtest: str) -> float | None:
-    """Chance that a uniform guess gets an item of this subtest right (None: unknown)."""
-    rule = ITEM_CHANCE.get(family(benchmark))
-    return rule(subtest) if rule else None
+    """Chance that a uniform guess gets an item of this subtest right (None: unknown); each benchmark says."""
+    return registry.benchmark(benchmark).item_chance(subtest)
 
 
 def human_overall(benchmark: str) -> float | None:

@@ -141,3 +141,9 @@ def chance(sample: Sample) -> float:
     """Probability that a uniform guess gets this row right."""
     k = answer_space(sample)
     return 0.0 if k == 0 else 1.0 / k
+
+
+def item_chance(subtest: str) -> float | None:
+    """Probability that uniform guessing gets a whole item right (the paper's per-subtest guess accuracy)."""
+    sub = BY_ID.get(subtest)
+    return sub.guess_accuracy if sub else None
