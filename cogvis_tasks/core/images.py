@@ -1,9 +1,11 @@
 """Image bytes that stay encoded until a back end needs pixels.
 
-Benchmarks hold thousands of images; decoding them all at load time would make
-memory grow with the dataset. Loaders keep the encoded bytes, check only the
-header (format and size, so a decompression bomb is refused before any pixel is
-decoded), and decode on demand.
+Benchmarks hold thousands of images; keeping them decoded would make memory
+grow with the dataset. Loaders keep the encoded bytes and ``verify`` each one at
+load, before any request is sent: the header first (format and size, so a
+decompression bomb is refused before any pixel is decoded), then the file's
+structure and a full decode whose pixels are dropped at once, so a damaged image
+fails with its file, row and field instead of reaching the model half decoded.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import warnings
 from PIL import Image
 
 from .errors import DataError
+from .image_integrity import container_problem, strict_load
 
 #: Largest image we decode, in pixels. Benchmark images are at most a few
 #: megapixels; anything far larger is a corrupt or hostile file.
@@ -97,15 +100,36 @@ def check_header(data: bytes, file: str, row: object, field: str) -> str:
     return fmt
 
 
-def decode(data: bytes, file: str = "<memory>", row: object = "?", field: str = "image") -> Image.Image:
-    """Decode image bytes to an RGB PIL image (after the header checks)."""
+def verify(data: bytes, file: str, row: object, field: str) -> str:
+    """Check an image completely (header, structure, every pixel) and return its format; nothing decoded is kept.
+
+    Independent of ``ImageFile.LOAD_TRUNCATED_IMAGES`` (see image_integrity), so
+    a truncated or corrupt body is a located DataError even inside lmms-eval.
+    """
     fmt = check_header(data, file, row, field)
+    problem = container_problem(data, fmt)
+    if problem is not None:
+        raise DataError(file, row, field, f"image refused: {problem}")
+    _open_strict(data, fmt, file, row, field).close()
+    return fmt
+
+
+def _open_strict(data: bytes, fmt: str, file: str, row: object, field: str) -> Image.Image:
+    """The image with every pixel decoded strictly (truncation is an error whatever PIL's global flag says)."""
     try:
-        img = Image.open(io.BytesIO(data), formats=[fmt] if fmt else None)
-        img.load()
-        return img if img.mode == "RGB" else img.convert("RGB")
-    except Exception as exc:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            img = Image.open(io.BytesIO(data), formats=[fmt] if fmt else None)
+            strict_load(img)
+            return img
+    except Exception as exc:  # PIL raises many types for bad data
         raise DataError(file, row, field, f"image cannot be decoded ({type(exc).__name__}: {exc})") from None
+
+
+def decode(data: bytes, file: str = "<memory>", row: object = "?", field: str = "image") -> Image.Image:
+    """Decode image bytes to an RGB PIL image (after the header checks), as strictly as ``verify``."""
+    img = _open_strict(data, check_header(data, file, row, field), file, row, field)
+    return img if img.mode == "RGB" else img.convert("RGB")
 
 
 def data_url(data: bytes) -> str:

@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core import images as imgs
-from ..core.datadir import ENV_DATA_DIR
+from ..core.datadir import ENV_DATA_DIR, contained
 from ..core.errors import DataError
+from ..core.utf8 import bad_field, open_text, printable
 from .tasks import BY_ID, TASKS, Task
 
 ANNOTATIONS = "annotations.json"
@@ -80,7 +81,7 @@ def _image(folder: Path, key: str, file: str) -> bytes:
     if Path(key).is_absolute() or not resolved.is_relative_to(folder.resolve()) or not resolved.is_file():
         raise DataError(file, key, "image", "image name resolves outside the task folder; refused")
     data = resolved.read_bytes()
-    imgs.check_header(data, file, key, "image")
+    imgs.verify(data, file, key, "image")
     return data
 
 
@@ -91,7 +92,7 @@ def _no_duplicate_keys(path: str) -> Callable[[list[tuple[str, Any]]], dict[str,
         out: dict[str, Any] = {}
         for key, value in pairs:
             if key in out:
-                raise DataError(path, key, None, "duplicate key (each image may appear once)")
+                raise DataError(path, printable(key), None, "duplicate key (each image may appear once)")
             out[key] = value
         return out
 
@@ -116,9 +117,12 @@ def parse_record(task: Task, key: str, rec: Any, image: bytes, source: str) -> R
 
 
 def load_task(root: Path, task: Task) -> tuple[Record, ...]:
-    path = root / task.folder / ANNOTATIONS
+    """One task's records; its folder and annotations file must resolve inside ``root``."""
+    named = root / task.folder / ANNOTATIONS
+    folder = contained(named.parent, root, str(named.parent), "folder", None, "task folder")
+    path = contained(named, folder, str(named), "file", None, "annotations file")  # its images are read from its folder
     stat = path.stat()
-    return _load(str(path.resolve()), task.id, stat.st_size, stat.st_mtime_ns)
+    return _load(str(path), task.id, stat.st_size, stat.st_mtime_ns)
 
 
 @functools.lru_cache(maxsize=16)
@@ -126,12 +130,18 @@ def _load(path: str, task_id: str, size: int, mtime_ns: int) -> tuple[Record, ..
     del size, mtime_ns  # cache key only
     task = BY_ID[task_id]
     try:
-        with open(path, encoding="utf-8") as fh:
+        with open_text(path) as fh:
             raw = json.load(fh, object_pairs_hook=_no_duplicate_keys(path))
     except json.JSONDecodeError as exc:
         raise DataError(path, f"line {exc.lineno}", None, f"malformed JSON ({exc.msg})") from None
     if not isinstance(raw, dict):
         raise DataError(path, "top level", None, "expected an object mapping image names to records")
+    for key, rec in raw.items():
+        if bad_field(key) is not None:
+            raise DataError(path, printable(key), None, "record key (image name) is not valid UTF-8")
+        bad = bad_field(rec)
+        if bad is not None:
+            raise DataError(path, key, bad, "text is not valid UTF-8")
     folder = Path(path).parent
     # Fields first, then the image: a record's own errors are reported before a missing file.
     records = [dataclasses.replace(parse_record(task, key, rec, b"", path), image=_image(folder, key, path)) for key, rec in raw.items()]

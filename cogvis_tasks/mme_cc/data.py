@@ -3,7 +3,9 @@
 Sources: ``local_path`` / ``$COGVIS_DATA_DIR/mme_cc/`` holding the files, else the hub
 (``MaxwellWen/MME-CC``, downloaded as a snapshot). The reference is the text after
 ``## The correct answer is:``; a ``## Scoring criteria:`` part is kept for the judge.
-Image paths come from the data and must stay inside the dataset root.
+Image paths come from the data; they and the JSON files must resolve inside the
+dataset root (for a hub snapshot: inside its cache folder, whose ``blobs/`` hold
+the files the snapshot links to). Every image is fully verified at load.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core import images as imgs
-from ..core.datadir import ENV_DATA_DIR
+from ..core.datadir import ENV_DATA_DIR, contained
 from ..core.errors import DataError
+from ..core.utf8 import bad_field, open_text
 from .subtasks import FILES, canonical
 
 HF_DATASET_ID = "MaxwellWen/MME-CC"
@@ -38,16 +41,20 @@ class Question:
     row: int
 
 
-def root(local_path: str | os.PathLike[str] | None = None) -> Path:
+def root(local_path: str | os.PathLike[str] | None = None) -> tuple[Path, Path]:
+    """(dataset root, the folder nothing may resolve outside of)."""
     if local_path is not None:
         path = Path(local_path).expanduser()
-        return path / "mme_cc" if (path / "mme_cc").is_dir() else path
+        path = path / "mme_cc" if (path / "mme_cc").is_dir() else path
+        return path, path
     env = os.environ.get(ENV_DATA_DIR)
     if env:
-        return Path(env).expanduser() / "mme_cc"
+        path = Path(env).expanduser() / "mme_cc"
+        return path, path
     from huggingface_hub import snapshot_download
 
-    return Path(snapshot_download(HF_DATASET_ID, repo_type="dataset"))
+    snapshot = Path(snapshot_download(HF_DATASET_ID, repo_type="dataset"))
+    return snapshot, snapshot.parent.parent  # <repo cache>/snapshots/<revision>: files link into <repo cache>/blobs
 
 
 def split_reference(text: str) -> tuple[str, str]:
@@ -58,21 +65,22 @@ def split_reference(text: str) -> tuple[str, str]:
 
 
 def load(local_path: str | os.PathLike[str] | None = None) -> tuple[Question, ...]:
-    base = root(local_path)
+    base, boundary = root(local_path)
     files = [base / name for name in FILES if (base / name).is_file()]
     if not files:
         raise FileNotFoundError(f"mme_cc: none of {sorted(FILES)} under {str(base)!r}")
     missing = sorted(name for name in FILES if not (base / name).is_file())
     if missing:
         warnings.warn(f"mme_cc: {str(base)!r} lacks {missing}; those questions are not evaluated", stacklevel=2)
-    return tuple(q for f in files for q in _load_file(str(f.resolve()), str(base.resolve()), f.stat().st_mtime_ns))
+    resolved = [contained(f, boundary, str(f), "file", None, "data file") for f in files]
+    return tuple(q for f in resolved for q in _load_file(str(f), str(base), str(boundary.resolve()), f.stat().st_mtime_ns))
 
 
 @functools.lru_cache(maxsize=16)
-def _load_file(path: str, base: str, mtime_ns: int) -> tuple[Question, ...]:
+def _load_file(path: str, base: str, boundary: str, mtime_ns: int) -> tuple[Question, ...]:
     del mtime_ns
     try:
-        with open(path, encoding="utf-8") as fh:
+        with open_text(path) as fh:
             raw = json.load(fh)
     except json.JSONDecodeError as exc:
         raise DataError(path, f"line {exc.lineno}", None, f"malformed JSON ({exc.msg})") from None
@@ -80,12 +88,15 @@ def _load_file(path: str, base: str, mtime_ns: int) -> tuple[Question, ...]:
     if not isinstance(records, list):
         raise DataError(path, "top level", None, "expected a list of records")
     default = FILES[Path(path).name]
-    return tuple(_question(r, path, n, Path(base), default) for n, r in enumerate(records))
+    return tuple(_question(r, path, n, Path(base), Path(boundary), default) for n, r in enumerate(records))
 
 
-def _question(rec: Any, path: str, n: int, base: Path, default: str) -> Question:
+def _question(rec: Any, path: str, n: int, base: Path, boundary: Path, default: str) -> Question:
     if not isinstance(rec, dict):
         raise DataError(path, n, None, "record is not an object")
+    bad = bad_field(rec)
+    if bad is not None:
+        raise DataError(path, n, bad, "text is not valid UTF-8")
     prompt = rec.get("prompt")
     if not isinstance(prompt, str) or not prompt.strip():
         raise DataError(path, n, "prompt", "missing or empty")
@@ -101,13 +112,13 @@ def _question(rec: Any, path: str, n: int, base: Path, default: str) -> Question
     subtask = canonical(str(named)) or default
     images = []
     for rel in image_list:
-        target = (base / rel).resolve()
-        if Path(rel).is_absolute() or not target.is_relative_to(base.resolve()):
+        if Path(rel).is_absolute():
             raise DataError(path, n, "image_list", f"image path {rel!r} leaves the dataset root; refused")
+        target = contained(base / rel, boundary, path, n, "image_list", "image file")
         if not target.is_file():
-            raise DataError(path, n, "image_list", f"image file {rel!r} does not exist")
+            raise DataError(path, n, "image_list", f"image file {rel!r} is not a file")
         data = target.read_bytes()
-        imgs.check_header(data, path, n, "image_list")
+        imgs.verify(data, path, n, "image_list")
         images.append(data)
     reference, criteria = split_reference(answer)
     if not reference:

@@ -1,7 +1,7 @@
 """Load the VisFactor rows from the official TSV, the HF parquet mirror or the hub.
 
 All three sources give the same ``Row`` objects; images stay encoded (bytes)
-until a back end needs pixels. Every defect is reported with file, row and field.
+until a back end needs pixels, each fully verified at load. Every defect is reported with file, row and field.
 Parsed files are cached per (path, size, mtime) because harnesses build one task
 per subtest and each asks for its rows.
 """
@@ -19,8 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core import images as imgs
+from ..core import parquet
 from ..core.datadir import find_local
 from ..core.errors import DataError
+from ..core.utf8 import bad_field, open_text
 from .subtests import BY_ID
 
 HF_DATASET_ID = "lmms-lab-encoder/visfactor"
@@ -61,7 +63,7 @@ def _load_file(path: str, size: int, mtime_ns: int) -> tuple[Row, ...]:
 
 def _load_tsv(path: str) -> tuple[Row, ...]:
     csv.field_size_limit(sys.maxsize)
-    with open(path, newline="", encoding="utf-8") as fh:
+    with open_text(path, newline="") as fh:
         reader = csv.reader(fh, delimiter="\t", strict=True)
         try:
             header = next(reader)
@@ -83,6 +85,9 @@ def _load_tsv(path: str) -> tuple[Row, ...]:
                         f"has {len(cells)} fields, the header has {len(header)} (truncated or malformed file?)",
                     )
                 raw = {name: cells[col[name]] for name in COLUMNS}
+                bad = bad_field({name: value for name, value in raw.items() if name != "image"})  # image cells: base64 checks them
+                if bad is not None:
+                    raise DataError(path, n, bad, "text is not valid UTF-8")
                 image_cells = _tsv_images(raw["image"], path, n)
                 raw["image"] = [imgs.b64_to_bytes(c, path, n, "image") for c in image_cells]
                 rows.append(_make_row(raw, path, n))
@@ -106,14 +111,9 @@ def _tsv_images(cell: str, path: str, n: int) -> list[str]:
 
 
 def _load_parquet(path: str) -> tuple[Row, ...]:
-    import pyarrow.parquet as pq
-
-    try:
-        table = pq.read_table(path)
-    except Exception as exc:
-        raise DataError(path, "file", None, f"cannot read parquet ({type(exc).__name__}: {exc})") from None
+    table = parquet.read_table(path)
     _check_columns(path, table.column_names)
-    columns = {name: table.column(name).to_pylist() for name in COLUMNS}
+    columns = {name: parquet.column(table, name, path) for name in COLUMNS}
     rows = []
     for n in range(table.num_rows):
         raw = {name: columns[name][n] for name in COLUMNS}
@@ -188,7 +188,7 @@ def _make_row(raw: dict[str, Any], path: str, n: int) -> Row:
         raise DataError(path, n, "question", "empty question")
     images = tuple(raw["image"])
     for data in images:
-        imgs.check_header(data, path, n, "image")
+        imgs.verify(data, path, n, "image")
     return Row(
         index=index,
         category_id=cid,

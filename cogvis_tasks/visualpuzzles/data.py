@@ -3,7 +3,9 @@
 Local copies live in ``$COGVIS_DATA_DIR/visualpuzzles/`` (or an explicit path): the
 hub's parquet files (any ``*.parquet`` below it, split ``test`` preferred, else
 ``train``: the hub renamed the split), or a ``*.jsonl`` file whose ``image`` field
-names a file below the folder. Errors name the file, record and field.
+names a file below the folder. Errors name the file, record and field. Data files
+and images must resolve inside the folder, puzzle ids must be unique, and every
+image is fully verified at load.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from ..core import images as imgs
-from ..core.datadir import ENV_DATA_DIR
+from ..core import parquet
+from ..core.datadir import ENV_DATA_DIR, contained
 from ..core.errors import DataError
+from ..core.utf8 import bad_field, open_text
 
 HF_DATASET_ID = "neulab/VisualPuzzles"
 LETTERS = "ABCD"
@@ -58,7 +62,20 @@ def load(local_path: str | os.PathLike[str] | None = None) -> tuple[Puzzle, ...]
             break
     if not files:
         raise FileNotFoundError(f"visualpuzzles: no *.parquet or *.jsonl under {str(folder)!r}")
-    return tuple(p for f in files for p in _load_file(str(f.resolve()), f.stat().st_mtime_ns))
+    if folder.is_dir():
+        files = [contained(f, folder, str(f), "file", None, "data file") for f in files]
+    puzzles = tuple(p for f in files for p in _load_file(str(f.resolve()), f.stat().st_mtime_ns))
+    _no_duplicate_ids(puzzles)
+    return puzzles
+
+
+def _no_duplicate_ids(puzzles: tuple[Puzzle, ...]) -> None:
+    """Two records with one id would be scored as one item (and one would overwrite the other in evalscope)."""
+    seen: dict[str, Puzzle] = {}
+    for p in puzzles:
+        first = seen.setdefault(p.id, p)
+        if first is not p:
+            raise DataError(p.source, p.row, "id", f"duplicate puzzle id {p.id!r} (first in {first.source}, row {first.row})")
 
 
 @functools.lru_cache(maxsize=4)
@@ -66,7 +83,7 @@ def _load_file(path: str, mtime_ns: int) -> tuple[Puzzle, ...]:
     del mtime_ns
     if path.endswith(".jsonl"):
         records = []  # (line index, record): errors name the file line in both kinds of message
-        with open(path, encoding="utf-8") as fh:
+        with open_text(path) as fh:
             for n, line in enumerate(fh):
                 if line.strip():
                     try:
@@ -74,10 +91,8 @@ def _load_file(path: str, mtime_ns: int) -> tuple[Puzzle, ...]:
                     except json.JSONDecodeError as exc:
                         raise DataError(path, n, None, f"malformed JSON line ({exc.msg})") from None
         return tuple(_puzzle(r, path, n, Path(path).parent) for n, r in records)
-    import pyarrow.parquet as pq
-
-    table = pq.read_table(path)
-    return tuple(_puzzle(r, path, n, None) for n, r in enumerate(table.to_pylist()))
+    table = parquet.read_table(path)
+    return tuple(_puzzle(r, path, n, None) for n, r in enumerate(parquet.records(table, path)))
 
 
 def _load_hub() -> tuple[Puzzle, ...]:
@@ -99,14 +114,19 @@ def _image_bytes(value: Any, path: str, n: int, base: Path | None) -> bytes:
         return bytes(value)
     rel = value.get("path") if isinstance(value, dict) else value
     if isinstance(rel, str) and base is not None:
-        target = (base / rel).resolve()
-        if not target.is_relative_to(base.resolve()) or not target.is_file():
-            raise DataError(path, n, "image", f"image file {rel!r} is missing or outside {str(base)!r}")
+        target = contained(base / rel, base, path, n, "image", "image file")
+        if not target.is_file():
+            raise DataError(path, n, "image", f"image file {rel!r} is not a file")
         return target.read_bytes()
     raise DataError(path, n, "image", "no image bytes or path")
 
 
-def _puzzle(rec: dict[str, Any], path: str, n: int, base: Path | None) -> Puzzle:
+def _puzzle(rec: Any, path: str, n: int, base: Path | None) -> Puzzle:
+    if not isinstance(rec, dict):
+        raise DataError(path, n, None, f"record is not an object (got {type(rec).__name__})")
+    bad = bad_field(rec)
+    if bad is not None:
+        raise DataError(path, n, bad, "text is not valid UTF-8")
     for field in ("id", "image", "question", "answer", "category", "difficulty"):
         if rec.get(field) in (None, ""):
             raise DataError(path, n, field, "missing")
@@ -117,7 +137,7 @@ def _puzzle(rec: dict[str, Any], path: str, n: int, base: Path | None) -> Puzzle
     if options is not None and (not isinstance(options, list) or len(options) != 4):
         raise DataError(path, n, "options", "expected a list of four options or null")
     image = _image_bytes(rec["image"], path, n, base)
-    imgs.check_header(image, path, n, "image")
+    imgs.verify(image, path, n, "image")
     return Puzzle(
         id=str(rec["id"]),
         image=image,
