@@ -106,16 +106,22 @@ def verify(data: bytes, file: str, row: object, field: str) -> str:
     Independent of ``ImageFile.LOAD_TRUNCATED_IMAGES`` (see image_integrity), so
     a truncated or corrupt body is a located DataError even inside lmms-eval.
     """
+    with _open_verified(data, file, row, field) as img:
+        return img.format or ""
+
+
+def decode(data: bytes, file: str = "<memory>", row: object = "?", field: str = "image") -> Image.Image:
+    """Decode image bytes to an RGB PIL image, with the same checks as ``verify``."""
+    img = _open_verified(data, file, row, field)
+    return img if img.mode == "RGB" else img.convert("RGB")
+
+
+def _open_verified(data: bytes, file: str, row: object, field: str) -> Image.Image:
+    """The image with every pixel decoded, after the header and structure checks; truncation is always an error."""
     fmt = check_header(data, file, row, field)
     problem = container_problem(data, fmt)
     if problem is not None:
         raise DataError(file, row, field, f"image refused: {problem}")
-    _open_strict(data, fmt, file, row, field).close()
-    return fmt
-
-
-def _open_strict(data: bytes, fmt: str, file: str, row: object, field: str) -> Image.Image:
-    """The image with every pixel decoded strictly (truncation is an error whatever PIL's global flag says)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -124,12 +130,6 @@ def _open_strict(data: bytes, fmt: str, file: str, row: object, field: str) -> I
             return img
     except Exception as exc:  # PIL raises many types for bad data
         raise DataError(file, row, field, f"image cannot be decoded ({type(exc).__name__}: {exc})") from None
-
-
-def decode(data: bytes, file: str = "<memory>", row: object = "?", field: str = "image") -> Image.Image:
-    """Decode image bytes to an RGB PIL image (after the header checks), as strictly as ``verify``."""
-    img = _open_strict(data, check_header(data, file, row, field), file, row, field)
-    return img if img.mode == "RGB" else img.convert("RGB")
 
 
 def data_url(data: bytes) -> str:
