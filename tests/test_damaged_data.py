@@ -278,6 +278,20 @@ def test_visualpuzzles_duplicate_id_across_shards(tmp_path: Path) -> None:
     located(err, folder / "test-00001-of-00002.parquet", 0, "id")
 
 
+def test_visualpuzzles_duplicate_id_from_the_hub(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No network: the hub download is replaced by a Dataset in the hub's schema."""
+    import datasets
+
+    recs = vp_records(3, seed=9)
+    recs[1] = {**recs[1], "id": recs[0]["id"]}
+    hub = datasets.Dataset.from_list([{**r, "image": {"bytes": r["image"], "path": None}} for r in recs])
+    monkeypatch.delenv("COGVIS_DATA_DIR", raising=False)
+    monkeypatch.setattr(datasets, "load_dataset", lambda name, split: hub)
+    with pytest.raises(DataError, match="duplicate puzzle id") as err:
+        vp_data.load()
+    assert (err.value.file, err.value.row, err.value.field) == ("hf://neulab/VisualPuzzles", 1, "id")
+
+
 # ----------------------------------------------------------------------------- item 4: nothing resolves outside the root
 
 

@@ -51,7 +51,9 @@ def _folder(local_path: str | os.PathLike[str] | None) -> Path | None:
 def load(local_path: str | os.PathLike[str] | None = None) -> tuple[Puzzle, ...]:
     folder = _folder(local_path)
     if folder is None:
-        return _load_hub()
+        puzzles = _load_hub()
+        _no_duplicate_ids(puzzles)
+        return puzzles
     files = sorted(folder.rglob("*.parquet")) if folder.is_dir() else [folder]
     if folder.is_dir() and not files:
         files = sorted(folder.rglob("*.jsonl"))
