@@ -85,10 +85,19 @@ def main() -> None:
     )
     print(f"load_rows, uncached:        {load:6.2f} s wall, {load_cpu:6.2f} s CPU (parquet read + rows + verification)")
 
+    # Memory: a quarter of the rows vs all of them. Kept pixels would add 3/4 of the pixel bytes; verify-and-drop adds
+    # only the extra encoded bytes.
+    quarter = rows[: len(rows) // 4]
+    write_parquet(quarter, work / "quarter" / "visfactor" / "test.parquet")
+    quarter_pixels = pixels * sum(len(r["image"]) for r in quarter) / len(images)
     probe = "import sys; from cogvis_tasks.visfactor import data; data.load_rows(sys.argv[1])"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+    _, rss_quarter = timed_run([sys.executable, "-c", probe, str(work / "quarter")], env, work)
     _, rss = timed_run([sys.executable, "-c", probe, str(work / "data")], env, work)
-    print(f"peak RSS of a process loading the whole set: {rss:.0f} MiB (keeping the pixels would add {pixels / 2**20:.0f} MiB)")
+    print(
+        f"peak RSS loading a quarter / all rows: {rss_quarter:.0f} / {rss:.0f} MiB (+{rss - rss_quarter:.0f} MiB; "
+        f"keeping decoded pixels would add +{(pixels - quarter_pixels) / 2**20:.0f} MiB)"
+    )
 
     base_env = {k: v for k, v in env.items() if k not in ("LMMS_EVAL_PLUGINS", "COGVIS_DATA_DIR")}
     base_env.update(OPENAI_API_KEY="EMPTY", HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HOME=str(work / "hf"))
