@@ -16,6 +16,8 @@ import json
 import os
 import random
 import shutil
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -120,6 +122,40 @@ def test_any_cut_of_any_image_is_a_data_error(which: int, width: int, height: in
     short = data[: int(len(data) * keep)]
     with pytest.raises(DataError):  # never another exception, never a pass
         imgs.verify(short, "f", 0, "image")
+
+
+def test_verification_leaves_other_threads_lenient(lenient_pil: None) -> None:
+    """Strictness is local: a thread decoding the lenient way (as lmms-eval does) never sees an error meanwhile."""
+    whole = encode("JPEG", {}, (200, 150))
+    short = cut(whole)
+    errors: list[Exception] = []
+    stop = threading.Event()
+
+    def lenient_reader() -> None:
+        while not stop.is_set():
+            try:
+                with Image.open(io.BytesIO(short)) as img:
+                    img.load()
+            except Exception as exc:  # any error here means the flag was switched under us
+                errors.append(exc)
+
+    def accepted(data: bytes) -> bool:
+        try:
+            imgs.verify(data, "f", 0, "image")
+            return True
+        except DataError:
+            return False
+
+    reader = threading.Thread(target=lenient_reader)
+    reader.start()
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            verdicts = list(pool.map(accepted, [short if k % 2 else whole for k in range(200)]))
+    finally:
+        stop.set()
+        reader.join()
+    assert errors == []
+    assert verdicts == [k % 2 == 0 for k in range(200)]
 
 
 def test_png_with_a_flipped_body_byte_fails_its_crc(lenient_pil: None) -> None:
