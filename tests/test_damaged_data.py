@@ -508,6 +508,23 @@ def test_visualpuzzles_jsonl_invalid_utf8(tmp_path: Path) -> None:
     located(err, path, 1, "question")
 
 
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(junk=st.binary(min_size=1, max_size=6), line=st.integers(0, 2))
+def test_any_bytes_in_a_jsonl_text_field_load_or_fail_located(tmp_path_factory: pytest.TempPathFactory, junk: bytes, line: int) -> None:
+    root = tmp_path_factory.mktemp("vp_junk")
+    path = write_vp_jsonl(root, n=3, seed=1) / "visualpuzzles" / "test.jsonl"
+    lines = path.read_bytes().split(b"\n")
+    lines[line] = lines[line].replace(b'"question": "', b'"question": "' + junk, 1)
+    path.write_bytes(b"\n".join(lines))
+    try:
+        puzzles = vp_data.load(root)
+    except DataError as exc:
+        assert (exc.row, Path(exc.file).name) == (line, "test.jsonl"), str(exc)
+        assert exc.field in (None, "question"), str(exc)  # malformed JSON (no field) or bad text in the question
+    else:
+        assert puzzles[line].question.startswith(json.loads(b'"' + junk + b'"'))
+
+
 def test_nul_byte_in_an_image_path(tmp_path: Path) -> None:
     vp = write_vp_jsonl(tmp_path / "vp", n=3, seed=1) / "visualpuzzles" / "test.jsonl"
     lines = vp.read_text().splitlines()
