@@ -181,6 +181,19 @@ def test_formats_we_cannot_verify_are_refused() -> None:
         imgs.verify(encode("TIFF", {}), "f", 0, "image")
 
 
+def test_generated_sets_skip_the_image_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Generated images come from our own encoder in memory: no verification, so generation is not slowed."""
+    from cogvis_tasks.minds_eye import generated as me_generated
+    from cogvis_tasks.visfactor import generated as vf_generated
+
+    def refuse(*args: object) -> str:
+        raise AssertionError("a generated image was verified")
+
+    monkeypatch.setattr(imgs, "verify", refuse)
+    assert vf_generated.samples(["CF1", "S1"], variant="easy", seed=1, n=1)
+    assert me_generated.samples(["PF"], variant="easy", seed=1, n=1)
+
+
 def _vf_rows_with_a_cut_image(row: int = 3, image: int = 0) -> list[dict[str, Any]]:
     rows = synthetic_rows(items_per_subtest=1, seed=5)
     images = list(rows[row]["image"])
