@@ -37,8 +37,8 @@ def _list(_: argparse.Namespace) -> int:
     from .minds_eye import prompt as me_prompt
     from .minds_eye.tasks import TASKS
 
-    print("minds_eye  (lmms-eval: minds_eye, minds_eye_<variant>, minds_eye_llm; evalscope: minds_eye, minds_eye_<variant>)")
-    print(f"  variants: {', '.join(me_prompt.VARIANTS)}")
+    print("minds_eye  (lmms-eval: minds_eye, minds_eye_<condition>, minds_eye_llm; evalscope: minds_eye, minds_eye_<condition>)")
+    print(f"  prompt conditions: {', '.join(me_prompt.CONDITIONS)} (default {me_prompt.DEFAULT})")
     for t in TASKS:
         dims = "+".join(d[0] for d in t.dimensions)
         print(
@@ -47,7 +47,10 @@ def _list(_: argparse.Namespace) -> int:
         )
     from .minds_eye import generated as me_generated
 
-    print("minds_eye generators  (lmms-eval: minds_eye_gen, minds_eye_gen_<preset>; evalscope: the same; cogvis generate minds_eye)")
+    print(
+        "minds_eye generators  (lmms-eval: minds_eye_gen, minds_eye_gen_<preset>, minds_eye_gen_<condition>; "
+        "evalscope: the same; cogvis generate minds_eye)"
+    )
     print(f"  variants: {', '.join(me_generated.VARIANTS)} (mixed: item i uses preset i mod 3)")
     for t in TASKS:
         gen = me_generated.generator(t.id)

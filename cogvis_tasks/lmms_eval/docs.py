@@ -57,7 +57,8 @@ def process_docs(manifest: datasets.Dataset) -> datasets.Dataset:
     spec = manifest[0]
     bench = benchmark(spec["benchmark"])
     subtests = json.loads(spec["subtests"]) if spec.get("subtests") else None
-    samples = bench.samples(subtests=subtests, variant=spec["variant"])
+    condition = {"condition": spec["condition"]} if spec.get("condition") else {}  # a prompt condition of a generated set
+    samples = bench.samples(subtests=subtests, variant=spec["variant"], **condition)
     if spec.get("extractor"):  # e.g. "llm": the answer letter is read by the judge (see process_results)
         samples = [dataclasses.replace(s, metadata={**s.metadata, "extractor": spec["extractor"]}) for s in samples]
     records = [s.to_record() for s in samples]

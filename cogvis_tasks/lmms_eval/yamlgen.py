@@ -14,6 +14,8 @@ from pathlib import Path
 
 from ..minds_eye.generated import MIXED as ME_GEN_MIXED
 from ..minds_eye.generated import VARIANTS as ME_GEN_VARIANTS
+from ..minds_eye.prompt import CONDITIONS as ME_CONDITIONS
+from ..minds_eye.prompt import DEFAULT as ME_DEFAULT
 from ..minds_eye.tasks import TASKS as MINDS_EYE_TASKS
 from ..mme_cc.subtasks import DIMENSIONS as MME_CC_DIMENSIONS
 from ..mme_cc.subtasks import SUBTASKS as MME_CC_SUBTASKS
@@ -29,13 +31,17 @@ VERSION = "1.0"
 
 #: (task prefix, prompt variant, max new tokens)
 VISFACTOR_VARIANTS = (("visfactor", "direct", 1024), ("visfactor_cot", "cot", 4096))
+
+
+def condition_task(prefix: str, condition: str) -> str:
+    """The task (group) name of a Mind's Eye prompt condition: the default condition keeps the bare name."""
+    return prefix if condition == ME_DEFAULT else f"{prefix}_{condition}"
+
+
 #: (task prefix, prompt variant, max new tokens, answer extractor)
 MINDS_EYE_VARIANTS = (
-    ("minds_eye", "cot", 2048, None),
-    ("minds_eye_meta", "meta", 2048, None),
-    ("minds_eye_sbs", "sbs", 2048, None),
-    ("minds_eye_hint", "hint", 2048, None),
-    ("minds_eye_llm", "cot", 2048, "llm"),  # the paper's protocol: a judge LLM reads the letter
+    *((condition_task("minds_eye", c), c, 2048, None) for c in ME_CONDITIONS),
+    ("minds_eye_llm", ME_DEFAULT, 2048, "llm"),  # the paper's protocol: a judge LLM reads the letter
 )
 
 
@@ -164,22 +170,28 @@ def _minds_eye(files: dict[str, str], manifest: dict[str, list[dict[str, str]]])
 
 def _minds_eye_gen(files: dict[str, str], manifest: dict[str, list[dict[str, str]]]) -> None:
     """Generated Mind's Eye, built in memory at load time: ``minds_eye_gen`` mixes the three presets
-    (item i of a task uses preset i mod 3), ``minds_eye_gen_<preset>`` holds one (seed/items as for visfactor_gen)."""
+    (item i of a task uses preset i mod 3), ``minds_eye_gen_<preset>`` holds one (seed/items as for visfactor_gen),
+    ``minds_eye_gen_<condition>`` is the mixed set under another prompt condition."""
     template = "_minds_eye_gen_template_yaml"
     files[f"minds_eye_gen/{template}"] = _template(2048)
     groups = group_metrics("minds_eye_gen")
-    for variant in ME_GEN_VARIANTS:
-        prefix = "minds_eye_gen" if variant == ME_GEN_MIXED else f"minds_eye_gen_{variant}"
+    sets = [(variant, ME_DEFAULT) for variant in ME_GEN_VARIANTS]
+    sets += [(ME_GEN_MIXED, condition) for condition in ME_CONDITIONS if condition != ME_DEFAULT]
+    for variant, condition in sets:
+        prefix = condition_task("minds_eye_gen" if variant == ME_GEN_MIXED else f"minds_eye_gen_{variant}", condition)
         members = []
         for task in MINDS_EYE_TASKS:
             name = f"{prefix}_{task.id.lower()}"
             level = "easy, medium and hard" if variant == ME_GEN_MIXED else variant
+            prompt = "" if condition == ME_DEFAULT else f", {condition} prompts"
             files[f"minds_eye_gen/{name}.yaml"] = _task(
-                name, f"{task.id} {task.name} (generated, {level})", template, task_metrics("minds_eye_gen", task.id)
+                name, f"{task.id} {task.name} (generated, {level}{prompt})", template, task_metrics("minds_eye_gen", task.id)
             )
-            manifest[name] = [{"benchmark": "minds_eye_gen", "subtests": json.dumps([task.id]), "variant": variant}]
+            entry = {"benchmark": "minds_eye_gen", "subtests": json.dumps([task.id]), "variant": variant}
+            manifest[name] = [entry if condition == ME_DEFAULT else {**entry, "condition": condition}]
             members.append(name)
         label = "Mind's Eye generated" + ("" if variant == ME_GEN_MIXED else f" ({variant})")
+        label += "" if condition == ME_DEFAULT else f" ({condition} prompts)"
         files[f"minds_eye_gen/{prefix}.yaml"] = _group(prefix, label, members, groups)
 
 

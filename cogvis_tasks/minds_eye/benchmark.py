@@ -16,7 +16,7 @@ from .tasks import BY_ID, COLOUR_MATCH, COLOUR_OTHER, CORRECT, MT_CORRECT_TYPE, 
 NAME = "minds_eye"
 LENIENT = False  # one reader: the rule-based letter extractor
 LLM_EXTRACTION = True  # the paper's protocol is available: a judge that only extracts the letter
-VARIANTS = prompt.VARIANTS
+VARIANTS = prompt.CONDITIONS  # prompt conditions
 #: Record fields carried into each sample for the reports (the scene stays behind: verifiers only).
 REPORTED_FIELDS = (
     "difficulty",
@@ -57,9 +57,12 @@ def sample_from_record(rec: data.Record, variant: str, benchmark: str = NAME) ->
     )
 
 
-def samples(subtests: Iterable[str] | None = None, variant: str = "cot", local_path: str | os.PathLike[str] | None = None) -> list[Sample]:
+def samples(
+    subtests: Iterable[str] | None = None, variant: str = prompt.DEFAULT, local_path: str | os.PathLike[str] | None = None
+) -> list[Sample]:
+    """The released items under one prompt condition (``variant``: one of ``prompt.CONDITIONS``)."""
     if variant not in VARIANTS:
-        raise ValueError(f"unknown Mind's Eye variant {variant!r}; expected one of {VARIANTS}")
+        raise ValueError(f"unknown Mind's Eye prompt condition {variant!r}; expected one of {VARIANTS}")
     wanted = None if subtests is None else [s.upper() for s in subtests]
     if wanted is not None and not set(wanted) <= set(BY_ID):
         raise ValueError(f"unknown Mind's Eye task(s) {sorted(set(wanted) - set(BY_ID))}; expected {[t.id for t in TASKS]}")
