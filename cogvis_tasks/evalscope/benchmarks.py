@@ -10,6 +10,7 @@ from evalscope.api.metric.semantics import MetricSelector
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
+from ..core.controls import CONTROLS
 from ..minds_eye.generated import GENERATED_TASKS as ME_GEN_TASKS
 from ..minds_eye.generated import MIXED as ME_GEN_MIXED
 from ..minds_eye.generated import VARIANTS as ME_GEN_VARIANTS
@@ -24,6 +25,19 @@ from ..visfactor.subtests import SUBTESTS
 from ..visualpuzzles.benchmark import VARIANTS as VP_VARIANTS
 from ..visualpuzzles.data import HF_DATASET_ID as VP_HF_ID
 from .adapter import CogvisAdapter
+
+
+def control_param() -> dict[str, dict[str, Any]]:
+    """The ``extra_params`` entry every benchmark takes: a vision control (a fresh dict: evalscope writes into it)."""
+    return {
+        "control": {
+            "type": "str | null",
+            "description": f"replace every image by a control ({', '.join(CONTROLS)}); none by default",
+            "value": None,
+            "choices": [None, *CONTROLS],
+        }
+    }
+
 
 PRIMARY = MetricSelector(name="accuracy", aggregation="macro_mean", dimensions={"scope": "subtests"})
 
@@ -64,6 +78,7 @@ def _visfactor_fields(cot: bool) -> dict[str, Any]:
         paper_url="https://arxiv.org/abs/2502.16435",
         tags=[Tags.MULTI_MODAL, Tags.REASONING],
         evaluation_version="v2.0",
+        extra_params=control_param(),
     )
 
 
@@ -95,6 +110,7 @@ def _meta(name: str, dataset_id: str, subsets: list[str], pretty_name: str, desc
         primary_metric=extra.pop("primary_metric", PRIMARY),
         eval_split="test",
         tags=[Tags.MULTI_MODAL, Tags.REASONING],
+        extra_params={**control_param(), **extra.pop("extra_params", {})},
         **extra,
     )
 
