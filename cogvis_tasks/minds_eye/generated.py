@@ -37,6 +37,7 @@ GENERATED_TASKS = tuple(t.id for t in TASKS)
 
 score = released.score
 build_report = released.build_report
+pooled_extras = released.pooled_extras
 oracle_response = released.oracle_response
 random_response = released.random_response
 chance = released.chance

@@ -30,6 +30,7 @@ import numpy as np
 
 from ..core.aggregate import GroupScore, RowResult, subtest_scores
 from ..minds_eye.report import MindsEyeReport
+from ..minds_eye.tasks import BREAKDOWNS as MINDS_EYE_BREAKDOWNS
 from ..minds_eye.tasks import BY_ID as MINDS_EYE_TASKS
 from ..mme_cc.report import MmeCcReport
 from ..mme_cc.subtasks import BY_ID as MME_CC_SUBTASKS
@@ -170,10 +171,14 @@ def specs_for(report: Any, rows: Sequence[RowResult], items: Items) -> dict[Cell
     specs: dict[CellKey, Spec | None] = {(SUBTEST, s): ItemsCell(subs == s) for s in tables[SUBTEST]}
     every = tuple((SUBTEST, s) for s in tables[SUBTEST])
 
-    def tagged(table: str, tag: str) -> None:
+    def tagged(table: str, tag: str, several: bool = False) -> None:
+        """Cells "<subtest>/<value>" of one tag; ``several``: the tag holds comma-joined values, each a group."""
         for group in tables.get(table, {}):
             subtest, _, value = group.partition("/")
-            mask = np.array([s == subtest and t.get(tag) == value for s, t in zip(subs, items.tags, strict=True)], dtype=bool)
+            def hit(t: Mapping[str, str], value: str = value) -> bool:
+                return value in t.get(tag, "").split(",") if several else t.get(tag) == value
+
+            mask = np.array([s == subtest and hit(t) for s, t in zip(subs, items.tags, strict=True)], dtype=bool)
             specs[(table, group)] = ItemsCell(mask)
 
     def macro(table: str, member_of: Callable[[str, str], bool]) -> None:
@@ -187,6 +192,8 @@ def specs_for(report: Any, rows: Sequence[RowResult], items: Items) -> dict[Cell
     elif isinstance(report, MindsEyeReport):
         macro("dimension", lambda s, g: g in MINDS_EYE_TASKS[s].dimensions)
         tagged("difficulty", "difficulty")
+        for title, tag in MINDS_EYE_BREAKDOWNS.items():
+            tagged(title, tag, several=True)
         specs[OVERALL] = MacroCell(every)
     elif isinstance(report, VisualPuzzlesReport):
         for table in tables:

@@ -29,7 +29,15 @@ from .reliability import Alpha, alpha_over_subtests
 #: Display names of the tables, by benchmark family (the subtest table is named as each paper names it).
 TABLE_TITLES: dict[str, dict[str, str]] = {
     "visfactor": {"subtest": "Subtests", "factor": "Factors", "domain": "Domains"},
-    "minds_eye": {"subtest": "Tasks", "dimension": "ART dimensions", "difficulty": "Task by difficulty"},
+    "minds_eye": {
+        "subtest": "Tasks",
+        "dimension": "ART dimensions",
+        "difficulty": "Task by difficulty",
+        "rotation_axis": "MT by rotation axis (an item counts under every axis it turns about)",
+        "rotation_angle": "MT by rotation angle (an item counts under each of its angles)",
+        "fold_type": "PF by fold type",
+        "concept": "VCS by concept",
+    },
     "visualpuzzles": {
         "subtest": "Prompt conditions",
         "category": "Category (per prompt condition)",
@@ -240,7 +248,8 @@ def model_result(label: str, run: Run, resamples: int, seed: int) -> ModelResult
         judge_errors=sum(s.judge_errors for s in totals),
     )
     notes = list(run.notes) + _cross_check(run, tables[cells.SUBTEST])
-    extras = reports[0].extras() if len(reports) == 1 else []
+    pooled = getattr(bench, "pooled_extras", None)  # measures over all repeats at once (their items recur)
+    extras = reports[0].extras() if len(reports) == 1 else (pooled([r for rows in run.repeats for r in rows]) if pooled else [])
     return ModelResult(label, run, overall, dict(tables), extras, method, notes)
 
 
