@@ -113,3 +113,153 @@ def test_lure_test_and_mt_axes_on_a_real_evalscope_run_with_repeats(tmp_path: Pa
             expected = sum(s.id not in lured for s in members) / len(members)
             assert axes[f"MT/{axis}"].accuracy == pytest.approx(expected) and axes[f"MT/{axis}"].items == len(members)
             assert axes[f"MT/{axis}"].ci is not None
+
+
+# --- cross-model and cross-evaluation analyses ------------------------------------------------------
+
+
+def test_pearson_and_its_bootstrap_ci() -> None:
+    from cogvis_tasks.report.analyses import pearson, pearson_ci
+
+    x, y = [0.1, 0.4, 0.35, 0.8, 0.6], [0.2, 0.5, 0.3, 0.9, 0.5]
+    assert pearson(x, y) == pytest.approx(sp.pearsonr(x, y).statistic)
+    assert pearson([1, 1, 1], [0, 1, 2]) is None and pearson([1], [2]) is None
+    ci = pearson_ci(x, y, seed=3)
+    assert ci is not None and ci[0] <= pearson(x, y) <= ci[1] and -1 <= ci[0] <= ci[1] <= 1
+    assert pearson_ci(x, y, seed=3) == ci  # seeded
+    assert pearson_ci(x[:2], y[:2], seed=3) is None  # fewer than three models
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "line"),
+    [
+        ("model,score\nm,1\n", "missing column", 1),
+        ("model,benchmark,score\nm,MMMU,\n", "empty score", 2),
+        ("model,benchmark,score\nm,MMMU,abc\n", "not a number", 2),
+        ("model,benchmark,score\nm,MMMU,0.5\nm,MMMU,0.6\n", "appears twice", 3),
+    ],
+)
+def test_external_scores_file_errors_are_located(tmp_path: Path, text: str, message: str, line: int) -> None:
+    from cogvis_tasks.report.analyses import read_external
+    from cogvis_tasks.report.readers import ReportInputError
+
+    path = tmp_path / "ext.csv"
+    path.write_text(text)
+    with pytest.raises(ReportInputError, match=message) as err:
+        read_external(str(path))
+    assert str(path) in str(err.value) and f"line {line}" in str(err.value)
+
+
+def test_external_and_human_files_are_read(tmp_path: Path) -> None:
+    from cogvis_tasks.report.analyses import read_external, read_human
+
+    (tmp_path / "e.csv").write_text("model,benchmark,score\na,MMMU-Pro,45.5\nb,MMMU-Pro,0.3\n")
+    assert read_external(str(tmp_path / "e.csv")) == {"MMMU-Pro": {"a": pytest.approx(0.455), "b": 0.3}}
+    (tmp_path / "h.csv").write_text("benchmark,subtest,score\nvisfactor,CF1,90\nvisfactor,CF2,0.8\n")
+    assert read_human(str(tmp_path / "h.csv")) == {"visfactor": {"CF1": pytest.approx(0.9), "CF2": 0.8}}
+
+
+@pytest.mark.slow
+def test_controls_validity_correlations_length_and_human_alpha_on_real_runs(
+    tmp_path: Path, data_root: Path, minds_eye_root: Path, visualpuzzles_root: Path
+) -> None:
+    """Three served models through the stock lmms-eval CLI, then `cogvis report` with external and human scores:
+    every number in the analysis tables is recomputed here from the report's own cells."""
+    import zlib
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numpy as np
+    from conftest import OracleResponder, harness_env, run
+    from openai_stub import StubServer, message_parts
+
+    from cogvis_tasks.core import baselines
+    from cogvis_tasks.report.analyses import Inputs, pearson, section_tables
+    from cogvis_tasks.report.reliability import alpha_over_subtests
+    from cogvis_tasks.report.tables import build
+    from cogvis_tasks.report.write import write_report
+    from cogvis_tasks.visfactor import benchmark as visfactor
+    from cogvis_tasks.visualpuzzles import benchmark as visualpuzzles
+
+    root = tmp_path / "data"
+    root.mkdir()
+    for name, src in (("visfactor", data_root), ("minds_eye", minds_eye_root), ("visualpuzzles", visualpuzzles_root)):
+        (root / name).symlink_to(src / name)
+    samples = visfactor.samples(local_path=data_root) + minds_eye.samples(local_path=minds_eye_root)
+    samples += visualpuzzles.samples(local_path=visualpuzzles_root) + visualpuzzles.samples(variant="cot", local_path=visualpuzzles_root)
+    oracle = OracleResponder(samples)
+    skill = {"m1": 10, "m2": 6, "m3": 3}  # out of 10: how often the model answers right
+
+    def responder(body: dict) -> str:
+        try:
+            sample = oracle.sample_for(body)
+        except KeyError:  # a blank image: no item to recognise
+            return "Answer: A"
+        right = zlib.crc32(f"{body['model']}/{sample.id}".encode()) % 10 < skill[body["model"]]
+        text = baselines.oracle(sample) if right else baselines.guess(sample, 7)
+        return text + " " * (len(message_parts(body)[-1][1]) % 5)  # lengths vary a little
+
+    tasks = "visfactor,visualpuzzles,minds_eye,minds_eye_blank"
+    with StubServer(responder) as stub:
+        env = harness_env(tmp_path, root, LMMS_EVAL_PLUGINS="cogvis_tasks")
+        jobs = []
+        for model in skill:
+            args = f"model_version={model},base_url={stub.url},max_retries=1,num_concurrent=4"
+            (tmp_path / model).mkdir()
+            cmd = ["lmms-eval", "--model", "openai", "--model_args", args, "--tasks", tasks, "--log_samples"]
+            jobs.append(([*cmd, "--output_path", str(tmp_path / model / "out")], tmp_path / model))
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            list(pool.map(lambda job: run(job[0], env, job[1]), jobs))
+    dirs = [str(tmp_path / m / "out") for m in skill]
+    report = build(dirs, resamples=100)
+    sections = {s.evaluation: s for s in report.sections}
+    assert {"visfactor", "visualpuzzles", "minds_eye", "minds_eye_blank"} <= set(sections)
+
+    ext = tmp_path / "external.csv"
+    ext.write_text("model,benchmark,score\nm1,MMMU-Pro,60\nm2,MMMU-Pro,41\nm3,MMMU-Pro,30\n")
+    human = tmp_path / "human.csv"
+    vf = sections["visfactor"]
+    subtests = [c.group for c in vf.models[0].tables["subtest"]]
+    human.write_text("benchmark,subtest,score\n" + "".join(f"visfactor,{s},{80 + k % 7}\n" for k, s in enumerate(subtests)))
+    md = write_report(dirs, None, 100, 1234, str(ext), str(human))
+    human_scores = {s: (80 + k % 7) / 100 for k, s in enumerate(subtests)}
+    inputs = Inputs({"MMMU-Pro": {"m1": 0.6, "m2": 0.41, "m3": 0.3}}, {"visfactor": human_scores})
+
+    def table(section: str, title: str) -> list[list[str]]:
+        (found,) = [t for t in section_tables(report, sections[section], inputs) if t.title.startswith(title)]
+        return found.rows
+
+    # controls: the normal score beside the blank one, drop in points
+    rows = {r[0]: r for r in table("minds_eye", "Vision-necessity controls")}
+    for m in sections["minds_eye"].models:
+        blank = next(o for o in sections["minds_eye_blank"].models if o.label == m.label)
+        drop = 100 * (m.overall.accuracy - blank.overall.accuracy)
+        assert rows[m.label][2].endswith(f"({drop:+.1f})") and rows[m.label][2].startswith(f"{100 * blank.overall.accuracy:.1f}")
+    # construct validity: overall vs the external file and vs VisualPuzzles in this report
+    labels = [m.label for m in vf.models]
+    ours = {m.label: m.overall.accuracy for m in vf.models}
+    vp = {m.label: m.overall.accuracy for m in sections["visualpuzzles"].models}
+    rows = {(r[0], r[1]): r for r in table("visfactor", "Construct validity")}
+    want = pearson([ours[k] for k in sorted(labels)], [inputs.external["MMMU-Pro"][k] for k in sorted(labels)])
+    assert rows[("overall", "MMMU-Pro")][2:4] == ["3", f"{want:+.3f}"]
+    want = pearson([ours[k] for k in sorted(labels)], [vp[k] for k in sorted(labels)])
+    assert rows[("overall", "visualpuzzles (this report)")][3] == f"{want:+.3f}"
+    assert ("factor Visualization", "MMMU-Pro") in rows and ("subtest CF1", "MMMU-Pro") in rows
+    # inter-subtest correlation: np.corrcoef over the subtest cells
+    rows = {r[0]: r for r in table("visfactor", "Inter-subtest correlation")}
+    a, b = subtests[0], subtests[1]
+    xa = [m.cell("subtest", a).accuracy for m in vf.models]
+    xb = [m.cell("subtest", b).accuracy for m in vf.models]
+    r = pearson(xa, xb)
+    assert rows[a][1 + subtests.index(b)] == ("–" if r is None else f"{r:+.3f}")
+    # response length vs item credit, per model
+    rows = {r[0]: r for r in table("visfactor", "Response length")}
+    assert rows["m1"][3] == "–"  # always right: credit does not vary
+    assert set(rows) == set(labels) and all(int(r[1]) == vf.models[0].overall.items for r in rows.values())
+    # VisualPuzzles: the paper's human percentiles beside each model
+    rows = {r[0]: r for r in table("visualpuzzles", "Human percentiles")}
+    assert rows["overall"][1:4] == ["57.5", "75.0", "89.3"] and rows["inductive"][1:4] == ["0.0", "50.0", "81.6"]
+    # alpha with humans as a subject
+    subjects = [(m.run.model, {c.group: c.accuracy for c in m.tables["subtest"]}) for m in vf.models]
+    alpha = alpha_over_subtests([*subjects, ("human", inputs.human["visfactor"])])
+    assert alpha.value is not None and f"{alpha.value:.3f}" in md.split("## visualpuzzles")[0]
+    assert "Construct validity" in md and "MMMU-Pro" in md and not np.isnan(alpha.value)

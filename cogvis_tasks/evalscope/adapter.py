@@ -28,6 +28,7 @@ from ..core import controls
 from ..core import images as imgs
 from ..core.aggregate import GroupScore, RowResult, subtest_scores
 from ..core.sample import Sample, record_metadata
+from ..core.scoring import score_row
 from ..registry import benchmark
 
 #: Key of the message metadata that carries the sample (without images) to our baseline models.
@@ -101,7 +102,7 @@ class CogvisAdapter(VisionLanguageAdapter):
     def match_score(self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState) -> Score:
         meta = task_state.metadata or {}
         judge = {"ask": self._judge_ask()} if self._use_judge else {}
-        row = benchmark(self.benchmark_name).score(meta, meta["subtest"], meta["item"], reference, original_prediction, **judge)
+        row = score_row(benchmark(self.benchmark_name), meta, meta["subtest"], meta["item"], reference, original_prediction, **judge)
         return Score(
             value={"accuracy": float(row.correct)},
             main_score_name="accuracy",

@@ -27,6 +27,7 @@ from ..core import controls
 from ..core.aggregate import GroupScore, RowResult, scores_by, subtest_scores
 from ..core.errors import DataError
 from ..core.sample import record_metadata
+from ..core.scoring import score_row
 from ..minds_eye.report import distractor_analysis
 from ..minds_eye.tasks import COLOUR_MATCH
 from ..registry import benchmark
@@ -111,7 +112,7 @@ def process_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str,
     responses = [str(r) for r in results] or [""]
     needs_judge = meta.get("extractor") == "llm" or getattr(bench, "REQUIRES_JUDGE", False)
     judge = {"ask": _judge()} if needs_judge else {}
-    payload = {"repeats": [bench.score(meta, doc["subtest"], doc["item"], doc["answer"], r, **judge).to_dict() for r in responses]}
+    payload = {"repeats": [score_row(bench, meta, doc["subtest"], doc["item"], doc["answer"], r, **judge).to_dict() for r in responses]}
     return {metric: payload for metric in task_metrics(doc["benchmark"], doc["subtest"], meta.get("extractor"))}
 
 

@@ -37,6 +37,7 @@ from ..mme_cc.subtasks import BY_ID as MME_CC_SUBTASKS
 from ..mme_cc.subtasks import DIMENSIONS as MME_CC_DIMENSIONS
 from ..visfactor.report import VisFactorReport
 from ..visfactor.subtests import BY_ID as VISFACTOR_SUBTESTS
+from ..visualpuzzles.report import CROSS as VP_CROSS
 from ..visualpuzzles.report import VisualPuzzlesReport
 from .bootstrap import Resamples, Stratum
 
@@ -197,7 +198,13 @@ def specs_for(report: Any, rows: Sequence[RowResult], items: Items) -> dict[Cell
         specs[OVERALL] = MacroCell(every)
     elif isinstance(report, VisualPuzzlesReport):
         for table in tables:
-            if table != SUBTEST:
+            if table in VP_CROSS:
+                first, second = VP_CROSS[table]
+                for group in tables[table]:
+                    condition, a, b = group.split("/", 2)
+                    hits = [s == condition and t.get(first) == a and t.get(second) == b for s, t in zip(subs, items.tags, strict=True)]
+                    specs[(table, group)] = ItemsCell(np.array(hits, dtype=bool))
+            elif table != SUBTEST:
                 tagged(table, table)
         specs[OVERALL] = MaxCell(every)
     elif isinstance(report, MmeCcReport):

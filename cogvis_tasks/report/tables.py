@@ -43,6 +43,8 @@ TABLE_TITLES: dict[str, dict[str, str]] = {
         "category": "Category (per prompt condition)",
         "difficulty": "Difficulty (per prompt condition)",
         "option_type": "Option type (per prompt condition)",
+        "category_x_difficulty": "Category by difficulty (per prompt condition; the paper's Figures 10-11)",
+        "option_type_x_difficulty": "Option type by difficulty (per prompt condition; the paper's Figure 12)",
     },  # fmt: skip
     "mme_cc": {"subtest": "Subtasks", "dimension": "Dimensions"},
 }
