@@ -263,3 +263,19 @@ def test_controls_validity_correlations_length_and_human_alpha_on_real_runs(
     alpha = alpha_over_subtests([*subjects, ("human", inputs.human["visfactor"])])
     assert alpha.value is not None and f"{alpha.value:.3f}" in md.split("## visualpuzzles")[0]
     assert "Construct validity" in md and "MMMU-Pro" in md and not np.isnan(alpha.value)
+
+
+def test_chance_line_is_the_product_of_the_rows_own_chances() -> None:
+    """Rows carry their chance (core.scoring); an item's chance is the product over its rows, so a generated
+    preset with other option counts gets its own chance line, not the released subtest's."""
+    from cogvis_tasks.core.scoring import CHANCE
+    from cogvis_tasks.report import cells
+
+    def row(item: str, chance: float, subtest: str = "CF1") -> RowResult:
+        return RowResult(subtest, item, True, True, True, False, "T", {CHANCE: repr(chance)})
+
+    items = cells.items_of([[row("a", 0.5), row("a", 0.5), row("b", 0.25), row("c", 1 / 3, "I3")]])
+    assert items.keys == (("CF1", "a"), ("CF1", "b"), ("I3", "c"))
+    assert cells.item_chances(items) == pytest.approx([0.25, 0.25, 1 / 3])
+    legacy = cells.items_of([[RowResult("CF1", "a", True, True, True, False, "T", {})]])
+    assert cells.item_chances(legacy) is None  # older logs: the benchmark's per-subtest chance instead

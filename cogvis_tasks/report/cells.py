@@ -29,6 +29,7 @@ from typing import Any, Union
 import numpy as np
 
 from ..core.aggregate import GroupScore, RowResult, subtest_scores
+from ..core.scoring import CHANCE as CHANCE_TAG
 from ..minds_eye.report import MindsEyeReport
 from ..minds_eye.tasks import BREAKDOWNS as MINDS_EYE_BREAKDOWNS
 from ..minds_eye.tasks import BY_ID as MINDS_EYE_TASKS
@@ -96,6 +97,18 @@ def items_of(repeats: Sequence[Sequence[RowResult]]) -> Items:
     credit = np.array([[all(r.correct for r in by_key[key]) for key in keys] for by_key in grouped], dtype=np.float64)
     tags = tuple(_item_tags(grouped[0][key]) for key in keys)
     return Items(keys, credit, tags, tuple({key: tuple(v) for key, v in by_key.items()} for by_key in grouped))
+
+
+def item_chances(items: Items) -> list[float] | None:
+    """Each item's chance of being guessed right: the product of its rows' ``chance`` tags (rows of one item are
+    guessed independently and all must be right); None unless every row carries one (older logs)."""
+    out = []
+    for key in items.keys:
+        rows = items.rows[0][key]
+        if not all(CHANCE_TAG in r.tags for r in rows):
+            return None
+        out.append(float(np.prod([float(r.tags[CHANCE_TAG]) for r in rows])))
+    return out
 
 
 def _item_tags(rows: Sequence[RowResult]) -> dict[str, str]:

@@ -218,7 +218,7 @@ def model_result(label: str, run: Run, resamples: int, seed: int) -> ModelResult
     else:
         boot = cells.exact(bench.build_report, items, parts, draws, list(point))
         method = f"build_report on every resample ({problem})"
-    chance = _per_item(specs, items, lambda s: references.item_chance(run.benchmark, s))
+    chance = _per_item(specs, items, lambda s: references.item_chance(run.benchmark, s), cells.item_chances(items))
     human = _per_item(specs, items, lambda s: references.item_human(run.benchmark, s))
     human_tables = references.HUMAN_TABLES.get(run.benchmark, frozenset())
 
@@ -255,9 +255,12 @@ def model_result(label: str, run: Run, resamples: int, seed: int) -> ModelResult
     return ModelResult(label, run, overall, dict(tables), extras, method, notes)
 
 
-def _per_item(specs: dict[tuple[str, str], Any], items: cells.Items, value: Any) -> dict[tuple[str, str], float]:
-    """A per-item reference level (chance, human) aggregated into every cell like the scores."""
-    levels = [value(s) for s, _ in items.keys]
+def _per_item(
+    specs: dict[tuple[str, str], Any], items: cells.Items, value: Any, stated: list[float] | None = None
+) -> dict[tuple[str, str], float]:
+    """A per-item reference level (chance, human) aggregated into every cell like the scores; ``stated``: the
+    items' own levels where their rows carry them (else ``value(subtest)``)."""
+    levels = stated if stated is not None else [value(s) for s, _ in items.keys]
     if not levels or any(v is None for v in levels):
         return {}
     usable = {k: s for k, s in specs.items() if s is not None and all(specs.get(m) is not None for m in getattr(s, "members", ()))}
