@@ -211,15 +211,18 @@ def _visualpuzzles(files: dict[str, str], manifest: dict[str, list[dict[str, str
     # Lower-case names: lmms-eval's built-in VisualPuzzles_direct / VisualPuzzles_cot stay untouched.
     template = "_visualpuzzles_template_yaml"
     files[f"visualpuzzles/{template}"] = _template(4096)
-    members = []
-    for variant in VP_VARIANTS:
-        name = f"visualpuzzles_{variant}"
-        files[f"visualpuzzles/{name}.yaml"] = _task(name, f"VisualPuzzles ({variant})", template, task_metrics("visualpuzzles", variant))
-        manifest[name] = [{"benchmark": "visualpuzzles", "subtests": json.dumps([variant]), "variant": variant}]
-        members.append(name)
-    files["visualpuzzles/visualpuzzles.yaml"] = _group(
-        "visualpuzzles", "VisualPuzzles (best of direct, CoT)", members, group_metrics("visualpuzzles")
-    )
+    for control in (None, *CONTROLS):
+        prefix = f"visualpuzzles_{control}" if control else "visualpuzzles"
+        images = f", {control} images" if control else ""
+        members = []
+        for variant in VP_VARIANTS:
+            name = f"{prefix}_{variant}"
+            metrics = task_metrics("visualpuzzles", variant)
+            files[f"visualpuzzles/{name}.yaml"] = _task(name, f"VisualPuzzles ({variant}{images})", template, metrics)
+            manifest[name] = [_entry("visualpuzzles", variant, variant, control=control)]
+            members.append(name)
+        label = f"VisualPuzzles (best of direct, CoT{images})"
+        files[f"visualpuzzles/{prefix}.yaml"] = _group(prefix, label, members, group_metrics("visualpuzzles"))
 
 
 def _mme_cc(files: dict[str, str], manifest: dict[str, list[dict[str, str]]]) -> None:
