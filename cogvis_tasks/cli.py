@@ -37,8 +37,8 @@ def _list(_: argparse.Namespace) -> int:
     from .minds_eye import prompt as me_prompt
     from .minds_eye.tasks import TASKS
 
-    print("minds_eye  (lmms-eval: minds_eye, minds_eye_<variant>, minds_eye_llm; evalscope: minds_eye, minds_eye_<variant>)")
-    print(f"  variants: {', '.join(me_prompt.VARIANTS)}")
+    print("minds_eye  (lmms-eval: minds_eye, minds_eye_<condition>, minds_eye_llm; evalscope: minds_eye, minds_eye_<condition>)")
+    print(f"  prompt conditions: {', '.join(me_prompt.CONDITIONS)} (default {me_prompt.DEFAULT})")
     for t in TASKS:
         dims = "+".join(d[0] for d in t.dimensions)
         print(
@@ -47,7 +47,10 @@ def _list(_: argparse.Namespace) -> int:
         )
     from .minds_eye import generated as me_generated
 
-    print("minds_eye generators  (lmms-eval: minds_eye_gen, minds_eye_gen_<preset>; evalscope: the same; cogvis generate minds_eye)")
+    print(
+        "minds_eye generators  (lmms-eval: minds_eye_gen, minds_eye_gen_<preset>, minds_eye_gen_<condition>; "
+        "evalscope: the same; cogvis generate minds_eye)"
+    )
     print(f"  variants: {', '.join(me_generated.VARIANTS)} (mixed: item i uses preset i mod 3)")
     for t in TASKS:
         gen = me_generated.generator(t.id)
@@ -220,7 +223,7 @@ def _report(args: argparse.Namespace) -> int:
     from .report.write import write_report
 
     try:
-        result = write_report(args.run_dirs, args.out, args.bootstrap, args.seed)
+        result = write_report(args.run_dirs, args.out, args.bootstrap, args.seed, args.external, args.human)
     except ValueError as exc:  # unreadable or missing result files (file, line and field named), bad options
         raise SystemExit(f"cogvis report: {exc}") from None
     print(result if args.out is None else f"wrote {result}")
@@ -277,6 +280,8 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("--out", help="report.md (figures in report_files/) or report.html (self-contained); default: markdown to stdout")
     rep.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the 95%% CIs (default 1000)")
     rep.add_argument("--seed", type=int, default=1234, help="bootstrap seed (default 1234)")
+    rep.add_argument("--external", metavar="CSV", help="model,benchmark,score: correlate our scores with these across models")
+    rep.add_argument("--human", metavar="CSV", help="benchmark,subtest,score: per-subtest human scores, a subject in Cronbach's alpha")
     rep.set_defaults(run=_report)
     args = parser.parse_args(argv)
     return int(args.run(args))

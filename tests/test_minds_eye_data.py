@@ -426,8 +426,16 @@ def test_edits_after_a_load_are_seen(me_root: Path) -> None:
 # Prompt conditions
 # ---------------------------------------------------------------------------
 
-STEP_INSTRUCTION = re.compile(r"First, describe [^.]*\. Then [^.]*\. Finally, choose the answer\.$")
 REASON = re.compile(r"reason step by step", re.IGNORECASE)
+#: The paper's wording (Section 5 / Appendix H), typed from the reference note: the code must say exactly this.
+PAPER_ANCHORS = "Step 1: Identify the primitive shapes. Step 2: Detect how they move or fold. Step 3: Eliminate mismatched answers."
+PAPER_SBS = (
+    "First, describe the shapes. Then, identify the transformation (rotation, reflection, folding, symmetry). Finally, choose the answer."
+)
+PAPER_META = {
+    "MT": "This is a mental transformation test. You need to imagine folding or rotating the shape in 3D",
+    "PF": "This is a paper folding puzzle. At the end, identify which option shows the holes in the unfolded paper.",
+}
 
 
 def _roots(shared_root: Path) -> list[Path]:
@@ -438,50 +446,71 @@ def _roots(shared_root: Path) -> list[Path]:
 
 
 def test_prompt_conditions(shared_root: Path) -> None:
+    assert prompt.CONDITIONS == ("released", "cot", "meta", "sbs", "hint", "elimination", "direct")
     for folder in _roots(shared_root):
         raw = released(folder)
-        by_variant = {v: benchmark.samples(variant=v, local_path=folder) for v in ("cot", "meta", "sbs", "hint")}
-        assert len({len(v) for v in by_variant.values()}) == 1
-        for cot, meta, sbs, hint in zip(*by_variant.values(), strict=True):
-            assert cot.id == meta.id == sbs.id == hint.id
-            task, key = cot.subtest, cot.metadata["key"]
+        by_condition = {c: benchmark.samples(variant=c, local_path=folder) for c in prompt.CONDITIONS}
+        assert len({len(v) for v in by_condition.values()}) == 1
+        assert benchmark.samples(local_path=folder) == by_condition["released"]  # the default
+        frames = set()
+        for row in zip(*by_condition.values(), strict=True):
+            s = dict(zip(prompt.CONDITIONS, row, strict=True))
+            assert len({x.id for x in row}) == 1 and all(s[c].metadata["variant"] == c for c in s)
+            task, key = s["released"].subtest, s["released"].metadata["key"]
             question = released_question(raw[(task, key)])
-            assert cot.metadata["variant"] == "cot" and sbs.metadata["variant"] == "sbs"
-            # CoT is the released prompt (its surrounding whitespace trimmed)
-            assert cot.text() == question.strip()
-            assert REASON.search(cot.text())
-            # meta-task framing
-            assert re.match(r"^This is an? [a-z ]+ test\. ", meta.text()), meta.text()
-            assert meta.text().endswith(" " + cot.text())
-            assert NAMES[task].lower() in meta.text().split(" test.")[0]
-            # hint
-            assert hint.text() == f"[Task: {NAMES[task]}] {cot.text()}"
-            # step by step: the reasoning sentence replaced by the procedure
+            text = question.strip()
             head = question[: REASON.search(question).start()].rstrip()
-            assert not REASON.search(sbs.text())
-            assert sbs.text().startswith(head) and STEP_INSTRUCTION.search(sbs.text()), sbs.text()
-            assert sbs.text()[len(head) :].strip().startswith("First, describe")
+            # released: the released prompt (its surrounding whitespace trimmed), reasoning sentence kept
+            assert s["released"].text() == text and REASON.search(text)
+            # cot: the release's reasoning sentence replaced by the paper's three anchors
+            assert s["cot"].text() == f"{head} Reason step by step. {PAPER_ANCHORS}"
+            # sbs, elimination, direct: the reasoning sentence replaced by the condition's instruction
+            assert s["sbs"].text() == f"{head} {PAPER_SBS}"
+            assert s["elimination"].text().startswith(head + " ") and "eliminate" in s["elimination"].text()[len(head) :]
+            assert s["direct"].text().startswith(head + " ") and "letter" in s["direct"].text()[len(head) :]
+            for c in ("sbs", "elimination", "direct"):
+                assert not REASON.search(s[c].text()), (c, s[c].text())
+            # meta: one framing sentence per task before the released prompt; the paper's own where it prints one
+            frame = s["meta"].text()[: -len(text)].strip()
+            assert s["meta"].text().endswith(" " + text) and re.match(r"^This is an? [a-z ]+ (test|puzzle)\. ", frame + " ")
+            if task in PAPER_META:
+                assert frame.startswith(PAPER_META[task])
+            frames.add((task, frame))
+            # hint
+            assert s["hint"].text() == f"[Task: {NAMES[task]}] {text}"
             # image first, then text, in every condition
-            for s in (cot, meta, sbs, hint):
-                assert [k for k, _ in s.prompt] == ["image", "text"]
-                assert s.image_order() == [0] and s.images[0] == (folder / FOLDER_OF[task] / key).read_bytes()
-    mt = BY_ID["MT"]
-    assert prompt.render("Q? Reason step by step for answering.", mt, "meta").startswith("This is a mental transformation test.")
+            for x in row:
+                assert [k for k, _ in x.prompt] == ["image", "text"]
+                assert x.image_order() == [0] and x.images[0] == (folder / FOLDER_OF[task] / key).read_bytes()
+        assert len({f for _, f in frames}) == len({t for t, _ in frames})  # a distinct framing per task
 
 
 @needs_samples
-def test_sbs_on_the_released_dsc_prompt() -> None:
-    (sample, _) = benchmark.samples(subtests=["DSC"], variant="sbs", local_path=SAMPLES)
-    assert sample.text().startswith("Follow the transformation of the shapes in the top row")
-    assert "identify which of these options is the fifth image at t = 1.0. First, describe" in sample.text()
-    assert "how are the shapes transforming" not in sample.text()
+def test_reasoning_sentence_replaced_on_the_released_dsc_prompt() -> None:
+    for condition in ("sbs", "cot", "elimination", "direct"):
+        (sample, _) = benchmark.samples(subtests=["DSC"], variant=condition, local_path=SAMPLES)
+        assert sample.text().startswith("Follow the transformation of the shapes in the top row")
+        assert "identify which of these options is the fifth image at t = 1.0. " in sample.text()
+        assert "how are the shapes transforming" not in sample.text()
 
 
-@pytest.mark.parametrize("variant", ["elimination", "COT", "", "direct"])
-def test_unknown_variant_raises(shared_root: Path, variant: str) -> None:
-    with pytest.raises(ValueError, match="variant"):
+def test_generated_sets_take_every_condition() -> None:
+    from cogvis_tasks.minds_eye import generated
+
+    base = generated.samples(subtests=["PF"], seed=3, n=2)
+    for condition in prompt.CONDITIONS:
+        got = generated.samples(subtests=["PF"], seed=3, n=2, condition=condition)
+        assert [g.id for g in got] == [b.id for b in base] and [g.images for g in got] == [b.images for b in base]
+        assert [g.text() for g in got] == [prompt.render(b.text(), BY_ID["PF"], condition) for b in base]
+    with pytest.raises(ValueError, match="condition"):
+        generated.samples(subtests=["PF"], seed=3, n=1, condition="COT")
+
+
+@pytest.mark.parametrize("variant", ["COT", "", "elim", "hints"])
+def test_unknown_condition_raises(shared_root: Path, variant: str) -> None:
+    with pytest.raises(ValueError, match="condition"):
         prompt.render("Which one? Reason step by step for answering.", BY_ID["VRA"], variant)
-    with pytest.raises(ValueError, match="variant"):
+    with pytest.raises(ValueError, match="condition"):
         benchmark.samples(variant=variant, local_path=shared_root)
 
 

@@ -193,3 +193,35 @@ def test_agreement_command_against_a_judge(tmp_path: Path, stub: StubServer) -> 
     assert "answers: 60, judged: 59, judge errors: 1" in out.stdout
     assert "rule reader vs judge agreement: 1.0000 (59/59)" in out.stdout
     assert "judge vs intended: 1.0000" in out.stdout
+
+
+def test_new_prompt_conditions_in_both_harnesses(tmp_path: Path, minds_eye_root: Path, stub: StubServer) -> None:
+    """The paper's CoT anchors, elimination and direct reach the server as written, on released and generated
+    sets, and score like any condition (the oracle answers in the scripted format)."""
+    from cogvis_tasks.minds_eye import generated, prompt
+
+    released = {c: minds_eye.samples(variant=c, local_path=minds_eye_root) for c in ("cot", "direct")}
+    gen = {c: generated.samples(seed=5, n=1, condition=c) for c in ("elimination", "direct")}
+    stub.responder = ScriptedModel([s for v in (*released.values(), *gen.values()) for s in v], {})
+    env = harness_env(tmp_path, minds_eye_root, LMMS_EVAL_PLUGINS="cogvis_tasks", COGVIS_GEN_SEED="5", COGVIS_GEN_ITEMS="1")
+    tasks = "minds_eye_cot,minds_eye_direct,minds_eye_gen_elimination"
+    run(["lmms-eval", *_lmms_args(stub), "--tasks", tasks, "--output_path", str(tmp_path / "out")], env, tmp_path)
+    res = lmms_results(tmp_path / "out")["results"]
+    assert res["minds_eye_cot"]["accuracy,none"] == 1.0 and res["minds_eye_cot"]["items,none"] == 24
+    assert res["minds_eye_direct"]["accuracy,none"] == 1.0 and res["minds_eye_gen_elimination"]["items,none"] == 8
+    texts = [v for b in stub.requests for k, v in message_parts(b) if k == "text"]
+    assert sum(prompt.COT_ANCHORS in t for t in texts) == 24
+    assert sum(t.endswith(prompt.DIRECT) for t in texts) == 24
+    assert sum(t.endswith(prompt.ELIMINATION) for t in texts) == 8
+    assert sorted(texts) == sorted(s.text() for s in [*released["cot"], *released["direct"], *gen["elimination"]])
+
+    stub.requests.clear()
+    work = tmp_path / "work"
+    args = json.dumps({"minds_eye_direct": {"local_path": str(minds_eye_root / "minds_eye")},
+                       "minds_eye_gen_direct": {"extra_params": {"seed": 5, "items": 1}}})  # fmt: skip
+    run(evalscope_openai(stub.url, ["minds_eye_direct", "minds_eye_gen_direct"], work, "--dataset-args", args), env, tmp_path)
+    for bench, n in (("minds_eye_direct", 24), ("minds_eye_gen_direct", 8)):
+        overall = report_metric(evalscope_report(work, MODEL, bench), "accuracy", "macro_mean", {"scope": "subtests"})
+        assert overall["score"] == 1.0 and overall["num"] == n, bench
+    texts = [v for b in stub.requests for k, v in message_parts(b) if k == "text"]
+    assert len(texts) == 32 and all(t.endswith(prompt.DIRECT) for t in texts)

@@ -224,7 +224,7 @@ def test_distractor_analysis_hand_computed() -> None:
     assert a.p_value == pytest.approx(ref.pvalue, abs=1e-12)
     assert a.shares() == {k: v / 7 for k, v in observed.items()}
     keys = {(name, tuple(sorted(tags.items()))) for name, tags, _, _ in rep.extras()}
-    assert ("distractor_p", (("task", "MT"),)) in keys and ("distractor_share", (("task", "MT"), ("type", "rotate2"))) in keys
+    assert ("distractor_p_all_types", (("task", "MT"),)) in keys and ("distractor_share", (("task", "MT"), ("type", "rotate2"))) in keys
 
 
 def test_distractor_analysis_end_to_end_on_the_fixture(fixture4: list[Sample]) -> None:

@@ -285,7 +285,8 @@ def test_chance_and_human_levels(runs: Runs) -> None:
 def test_plots_are_valid_pngs_linked_and_embedded(runs: Runs) -> None:
     text = runs.md.read_text()
     links = re.findall(r"!\[[^\]]*\]\((report_files/[^)]+\.png)\)", text)
-    assert len(links) == 4  # factor profile, difficulty per ART dimension, categories, dimensions
+    # factor profile and subtest-correlation heatmap (three models), difficulty per ART dimension, categories, dimensions
+    assert len(links) == 5 and "report_files/visfactor_subtest_correlation.png" in links
     for link in links:
         with Image.open(runs.md.parent / link) as img:
             img.verify()
@@ -293,7 +294,7 @@ def test_plots_are_valid_pngs_linked_and_embedded(runs: Runs) -> None:
             assert img.format == "PNG" and img.width > 300 and img.height > 200
     html = runs.html.read_text()
     embedded = re.findall(r'<img src="data:image/png;base64,([^"]+)"', html)
-    assert len(embedded) == 4
+    assert len(embedded) == 5
     for data in embedded:
         with Image.open(io.BytesIO(base64.b64decode(data))) as img:
             assert img.format == "PNG" and img.width > 300
@@ -394,7 +395,7 @@ def test_html_renders_in_headless_chromium(runs: Runs, tmp_path: Path) -> None:
         assert len(driver.find_elements(By.TAG_NAME, "table")) >= 12
         assert [h.text for h in driver.find_elements(By.TAG_NAME, "h2")] == ["visfactor", "minds_eye", "visualpuzzles", "mme_cc"]
         images = driver.find_elements(By.TAG_NAME, "img")
-        assert len(images) == 4
+        assert len(images) == 5
         for img in images:
             driver.execute_script("arguments[0].scrollIntoView();", img)
             assert driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth;", img) > 0

@@ -249,3 +249,16 @@ def test_random_hits_chance_rate(samples: list[Sample]) -> None:
     for k in hits:
         band = z * math.sqrt(var[k])
         assert abs(hits[k] - mean[k]) <= band, f"{k}: {hits[k]}/{trials[k]} right, expected {mean[k]:.1f} +- {band:.1f}"
+
+
+def test_i3_answer_space_is_the_number_of_groups_the_row_lists(samples: list[Sample]) -> None:
+    """I3 items have two or three groups (the published 0.23% item chance mixes (1/2)^8 and (1/3)^8); the row's
+    ``additional`` lists them, so the random baseline and the report's chance line follow each item's own count."""
+    i3 = next(s for s in samples if s.subtest == "I3")
+    assert benchmark.chance(i3) == pytest.approx(1 / 2)
+    three = dataclasses.replace(i3, metadata={**i3.metadata, "additional": "Group 1: <IMAGE_0>;Group 2: <IMAGE_1>;Group 3: <IMAGE_2>"})
+    assert benchmark.answer_space(three) == 3 and benchmark.chance(three) == pytest.approx(1 / 3)
+    hits = sum(score_row("I3", benchmark.random_response(three, seed), three.answer, "").correct for seed in range(3000))
+    assert abs(hits / 3000 - 1 / 3) < 3.29 * math.sqrt((1 / 3) * (2 / 3) / 3000)
+    # the published mix: 16 two-group and 12 three-group items of 8 rows give 0.23%
+    assert (16 * 0.5**8 + 12 * (1 / 3) ** 8) / 28 == pytest.approx(0.0023, abs=0.00005)

@@ -24,9 +24,11 @@ from evalscope.api.messages import ChatMessageUser, ContentImage, ContentText
 from evalscope.api.metric import AggScore, SampleScore, Score
 from evalscope.api.model import GenerateConfig, get_model
 
+from ..core import controls
 from ..core import images as imgs
 from ..core.aggregate import GroupScore, RowResult, subtest_scores
 from ..core.sample import Sample, record_metadata
+from ..core.scoring import score_row
 from ..registry import benchmark
 
 #: Key of the message metadata that carries the sample (without images) to our baseline models.
@@ -58,6 +60,7 @@ class CogvisAdapter(VisionLanguageAdapter):
         bench = benchmark(self.benchmark_name)
         wanted = list(self.subset_list)
         samples = bench.samples(subtests=wanted, variant=self.variant, local_path=self._local_path(), **self._sample_kwargs())
+        samples = controls.mark(samples, (self.extra_params or {}).get("control"))
         record_map: dict[str, list[dict[str, Any]]] = {s: [] for s in wanted}
         for sample in samples:
             record_map[sample.subtest].append(sample.to_record())
@@ -79,12 +82,14 @@ class CogvisAdapter(VisionLanguageAdapter):
 
     def record_to_sample(self, record: dict[str, Any]) -> EsSample:
         sample = Sample.from_record(record)
+        control = sample.metadata.get(controls.META_KEY)  # a vision control replaces the images, nothing else
         content: list[Any] = []
-        for kind, value in sample.parts():
+        for kind, value in sample.prompt:
             if kind == "image":
-                content.append(ContentImage(image=imgs.data_url(value)))  # type: ignore[arg-type]
+                data = controls.encoded(sample.images[int(value)], control, controls.image_key(sample.id, int(value)))
+                content.append(ContentImage(image=imgs.data_url(data)))
             elif value:
-                content.append(ContentText(text=value))
+                content.append(ContentText(text=str(value)))
         carried = {k: v for k, v in record.items() if k != "images"}
         metadata = {**record_metadata(record), "cogvis_id": sample.id, "subtest": sample.subtest, "item": sample.item}
         return EsSample(
@@ -97,7 +102,7 @@ class CogvisAdapter(VisionLanguageAdapter):
     def match_score(self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState) -> Score:
         meta = task_state.metadata or {}
         judge = {"ask": self._judge_ask()} if self._use_judge else {}
-        row = benchmark(self.benchmark_name).score(meta, meta["subtest"], meta["item"], reference, original_prediction, **judge)
+        row = score_row(benchmark(self.benchmark_name), meta, meta["subtest"], meta["item"], reference, original_prediction, **judge)
         return Score(
             value={"accuracy": float(row.correct)},
             main_score_name="accuracy",

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from evalscope.api.benchmark import BenchmarkMeta
 from evalscope.api.metric.semantics import MetricSelector
 from evalscope.api.registry import register_benchmark
 from evalscope.constants import Tags
 
+from ..core.controls import CONTROLS
 from ..minds_eye.generated import GENERATED_TASKS as ME_GEN_TASKS
 from ..minds_eye.generated import MIXED as ME_GEN_MIXED
 from ..minds_eye.generated import VARIANTS as ME_GEN_VARIANTS
-from ..minds_eye.prompt import VARIANTS as MINDS_EYE_VARIANTS
+from ..minds_eye.prompt import CONDITIONS as MINDS_EYE_CONDITIONS
+from ..minds_eye.prompt import DEFAULT as MINDS_EYE_DEFAULT
 from ..minds_eye.tasks import TASKS as MINDS_EYE_TASKS
 from ..mme_cc.subtasks import SUBTASKS as MME_CC_SUBTASKS
 from ..visfactor.data import HF_DATASET_ID
@@ -23,6 +25,19 @@ from ..visfactor.subtests import SUBTESTS
 from ..visualpuzzles.benchmark import VARIANTS as VP_VARIANTS
 from ..visualpuzzles.data import HF_DATASET_ID as VP_HF_ID
 from .adapter import CogvisAdapter
+
+
+def control_param() -> dict[str, dict[str, Any]]:
+    """The ``extra_params`` entry every benchmark takes: a vision control (a fresh dict: evalscope writes into it)."""
+    return {
+        "control": {
+            "type": "str | null",
+            "description": f"replace every image by a control ({', '.join(CONTROLS)}); none by default",
+            "value": None,
+            "choices": [None, *CONTROLS],
+        }
+    }
+
 
 PRIMARY = MetricSelector(name="accuracy", aggregation="macro_mean", dimensions={"scope": "subtests"})
 
@@ -63,6 +78,7 @@ def _visfactor_fields(cot: bool) -> dict[str, Any]:
         paper_url="https://arxiv.org/abs/2502.16435",
         tags=[Tags.MULTI_MODAL, Tags.REASONING],
         evaluation_version="v2.0",
+        extra_params=control_param(),
     )
 
 
@@ -94,17 +110,19 @@ def _meta(name: str, dataset_id: str, subsets: list[str], pretty_name: str, desc
         primary_metric=extra.pop("primary_metric", PRIMARY),
         eval_split="test",
         tags=[Tags.MULTI_MODAL, Tags.REASONING],
+        extra_params={**control_param(), **extra.pop("extra_params", {})},
         **extra,
     )
 
 
-def _minds_eye_meta(variant: str) -> BenchmarkMeta:
+def _minds_eye_meta(condition: str) -> BenchmarkMeta:
+    default = condition == MINDS_EYE_DEFAULT
     return _meta(
-        "minds_eye" if variant == "cot" else f"minds_eye_{variant}",
+        "minds_eye" if default else f"minds_eye_{condition}",
         "minds_eye",
         [t.id for t in MINDS_EYE_TASKS],
-        "Mind's Eye (cogvis-tasks)" + ("" if variant == "cot" else f", {variant} prompts"),
-        MINDS_EYE_DESCRIPTION + f"\nPrompt condition: {variant}.\n",
+        "Mind's Eye (cogvis-tasks)" + ("" if default else f", {condition} prompts"),
+        MINDS_EYE_DESCRIPTION + f"\nPrompt condition: {condition}.\n",
     )
 
 
@@ -148,10 +166,12 @@ class GeneratedAdapter(CogvisAdapter):
     """Sets made in memory: ``--dataset-args '{"<name>": {"extra_params": {"seed": 7, "items": 50}}}'``."""
 
     hub_id = "generated"
+    condition: ClassVar[str | None] = None  # a prompt condition (Mind's Eye generated sets), else the set's default
 
     def _sample_kwargs(self) -> dict[str, Any]:
         params = self.extra_params or {}
-        return {"seed": params.get("seed"), "n": params.get("items")}
+        condition = {"condition": self.condition} if self.condition else {}
+        return {"seed": params.get("seed"), "n": params.get("items"), **condition}
 
 
 def _generated_meta(name: str, pretty_name: str, description: str, subsets: list[str], items: str) -> BenchmarkMeta:
@@ -179,15 +199,17 @@ def _visfactor_gen_meta(difficulty: str) -> BenchmarkMeta:
     )
 
 
-def _minds_eye_gen_meta(variant: str) -> BenchmarkMeta:
-    mixed = variant == ME_GEN_MIXED
+def _minds_eye_gen_meta(variant: str, condition: str = MINDS_EYE_DEFAULT) -> BenchmarkMeta:
+    mixed, default = variant == ME_GEN_MIXED, condition == MINDS_EYE_DEFAULT
+    name = "minds_eye_gen" if mixed else f"minds_eye_gen_{variant}"
     return _generated_meta(
-        "minds_eye_gen" if mixed else f"minds_eye_gen_{variant}",
-        "Mind's Eye generated (cogvis-tasks)" + ("" if mixed else f", {variant}"),
-        "Mind's Eye items from the cogvis generators for all 8 tasks, made in memory at load time; same prompts (CoT), "
+        name if default else f"{name}_{condition}",
+        "Mind's Eye generated (cogvis-tasks)" + ("" if mixed else f", {variant}") + ("" if default else f", {condition} prompts"),
+        "Mind's Eye items from the cogvis generators for all 8 tasks, made in memory at load time; same prompts, "
         "letter reader, scoring and reports as `minds_eye`, plus accuracy per difficulty, each task's distractor "
         "shares and the MC colour-lure rate. "
-        + ("Item i of a task uses preset i mod 3 (easy, medium, hard)." if mixed else f"Preset: {variant}."),
+        + ("Item i of a task uses preset i mod 3 (easy, medium, hard)." if mixed else f"Preset: {variant}.")
+        + f" Prompt condition: {condition}.",
         list(ME_GEN_TASKS),
         "items per task: 100",
     )
@@ -200,18 +222,20 @@ def register_benchmarks(registry: Any, replace: Callable[..., Any]) -> None:
         registry["visfactor"] = replace(shipped, data_adapter=VisFactorAdapter, **_visfactor_fields(cot=False))
     if "visfactor_cot" not in registry:
         register_benchmark(BenchmarkMeta(name="visfactor_cot", **_visfactor_fields(cot=True)))(VisFactorCotAdapter)
-    generated = [("visfactor_gen", d, _visfactor_gen_meta(d)) for d in GEN_DIFFICULTIES]
-    generated += [("minds_eye_gen", v, _minds_eye_gen_meta(v)) for v in ME_GEN_VARIANTS]
-    for benchmark, variant, meta in generated:
+    generated = [("visfactor_gen", d, None, _visfactor_gen_meta(d)) for d in GEN_DIFFICULTIES]
+    generated += [("minds_eye_gen", v, None, _minds_eye_gen_meta(v)) for v in ME_GEN_VARIANTS]
+    conditions = [c for c in MINDS_EYE_CONDITIONS if c != MINDS_EYE_DEFAULT]
+    generated += [("minds_eye_gen", ME_GEN_MIXED, c, _minds_eye_gen_meta(ME_GEN_MIXED, c)) for c in conditions]
+    for benchmark, variant, condition, meta in generated:
         if meta.name not in registry:
-            fields = {"benchmark_name": benchmark, "variant": variant}
+            fields = {"benchmark_name": benchmark, "variant": variant, "condition": condition}
             register_benchmark(meta)(type(meta.name.title().replace("_", "") + "Adapter", (GeneratedAdapter,), fields))
     if "mme_cc" not in registry:
         register_benchmark(MME_CC_META)(MmeCcAdapter)
     if "visualpuzzles" not in registry:
         register_benchmark(VISUALPUZZLES_META)(VisualPuzzlesAdapter)
-    for variant in MINDS_EYE_VARIANTS:
-        meta = _minds_eye_meta(variant)
+    for condition in MINDS_EYE_CONDITIONS:
+        meta = _minds_eye_meta(condition)
         if meta.name not in registry:
-            adapter = type(f"MindsEye{variant.title()}Adapter", (MindsEyeAdapter,), {"variant": variant})
+            adapter = type(f"MindsEye{condition.title()}Adapter", (MindsEyeAdapter,), {"variant": condition})
             register_benchmark(meta)(adapter)

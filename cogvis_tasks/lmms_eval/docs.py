@@ -23,10 +23,11 @@ import datasets
 import pyarrow as pa
 from PIL import Image
 
-from ..core import images as imgs
+from ..core import controls
 from ..core.aggregate import GroupScore, RowResult, scores_by, subtest_scores
 from ..core.errors import DataError
 from ..core.sample import record_metadata
+from ..core.scoring import score_row
 from ..minds_eye.report import distractor_analysis
 from ..minds_eye.tasks import COLOUR_MATCH
 from ..registry import benchmark
@@ -57,7 +58,8 @@ def process_docs(manifest: datasets.Dataset) -> datasets.Dataset:
     spec = manifest[0]
     bench = benchmark(spec["benchmark"])
     subtests = json.loads(spec["subtests"]) if spec.get("subtests") else None
-    samples = bench.samples(subtests=subtests, variant=spec["variant"])
+    condition = {"condition": spec["condition"]} if spec.get("condition") else {}  # a prompt condition of a generated set
+    samples = controls.mark(bench.samples(subtests=subtests, variant=spec["variant"], **condition), spec.get("control"))
     if spec.get("extractor"):  # e.g. "llm": the answer letter is read by the judge (see process_results)
         samples = [dataclasses.replace(s, metadata={**s.metadata, "extractor": spec["extractor"]}) for s in samples]
     records = [s.to_record() for s in samples]
@@ -67,11 +69,12 @@ def process_docs(manifest: datasets.Dataset) -> datasets.Dataset:
 
 
 def _decode(doc: Mapping[str, Any], index: int) -> Image.Image:
+    """The image as the model gets it: decoded, and replaced if the task is a vision control (``<task>_blank`` ...)."""
     data = doc["images"][index]["bytes"]
+    meta = record_metadata(doc)
     try:
-        return imgs.decode(data)
+        return controls.decoded(data, meta.get(controls.META_KEY), controls.image_key(doc["id"], index))
     except DataError as exc:  # name the source file and row, which only the metadata knows
-        meta = record_metadata(doc)
         raise DataError(str(meta.get("source", doc["id"])), meta.get("row", doc["id"]), f"image[{index}]", exc.message) from None
 
 
@@ -109,7 +112,7 @@ def process_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str,
     responses = [str(r) for r in results] or [""]
     needs_judge = meta.get("extractor") == "llm" or getattr(bench, "REQUIRES_JUDGE", False)
     judge = {"ask": _judge()} if needs_judge else {}
-    payload = {"repeats": [bench.score(meta, doc["subtest"], doc["item"], doc["answer"], r, **judge).to_dict() for r in responses]}
+    payload = {"repeats": [score_row(bench, meta, doc["subtest"], doc["item"], doc["answer"], r, **judge).to_dict() for r in responses]}
     return {metric: payload for metric in task_metrics(doc["benchmark"], doc["subtest"], meta.get("extractor"))}
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Mapping
 
 from ..core.aggregate import RowResult, choice_result, request_failed
@@ -10,13 +11,13 @@ from ..core.rng import rng_for
 from ..core.sample import Sample
 from . import data, judge, prompt
 from .extract import NONE, extract_choice
-from .report import build_report  # noqa: F401  (part of the benchmark surface)
+from .report import build_report, pooled_extras  # noqa: F401  (part of the benchmark surface)
 from .tasks import BY_ID, COLOUR_MATCH, COLOUR_OTHER, CORRECT, MT_CORRECT_TYPE, TASKS
 
 NAME = "minds_eye"
 LENIENT = False  # one reader: the rule-based letter extractor
 LLM_EXTRACTION = True  # the paper's protocol is available: a judge that only extracts the letter
-VARIANTS = prompt.VARIANTS
+VARIANTS = prompt.CONDITIONS  # prompt conditions
 #: Record fields carried into each sample for the reports (the scene stays behind: verifiers only).
 REPORTED_FIELDS = (
     "difficulty",
@@ -28,6 +29,8 @@ REPORTED_FIELDS = (
     "correct_shape",
     "other_shapes",
     "shape",
+    "correct_angles",
+    "concept",
 )
 
 
@@ -57,9 +60,12 @@ def sample_from_record(rec: data.Record, variant: str, benchmark: str = NAME) ->
     )
 
 
-def samples(subtests: Iterable[str] | None = None, variant: str = "cot", local_path: str | os.PathLike[str] | None = None) -> list[Sample]:
+def samples(
+    subtests: Iterable[str] | None = None, variant: str = prompt.DEFAULT, local_path: str | os.PathLike[str] | None = None
+) -> list[Sample]:
+    """The released items under one prompt condition (``variant``: one of ``prompt.CONDITIONS``)."""
     if variant not in VARIANTS:
-        raise ValueError(f"unknown Mind's Eye variant {variant!r}; expected one of {VARIANTS}")
+        raise ValueError(f"unknown Mind's Eye prompt condition {variant!r}; expected one of {VARIANTS}")
     wanted = None if subtests is None else [s.upper() for s in subtests]
     if wanted is not None and not set(wanted) <= set(BY_ID):
         raise ValueError(f"unknown Mind's Eye task(s) {sorted(set(wanted) - set(BY_ID))}; expected {[t.id for t in TASKS]}")
@@ -86,8 +92,35 @@ def _option_tags(values: list[str], answer_index: int, choice_index: int | None,
     return tags
 
 
-def _tags(meta: Mapping[str, object], choice: str, answer: str) -> dict[str, str]:
+_CONCEPT = re.compile(r"concept of\s+(?:the\s+)?([A-Za-z][A-Za-z ]*?)\s*\.?\s*$")
+AXES = "XYZ"
+
+
+def breakdown_tags(meta: Mapping[str, object]) -> dict[str, str]:
+    """The release fields the paper breaks accuracy down by, as row tags (comma-joined where an item has several):
+    MT rotation ``axes`` and ``angles`` (the non-zero entries of ``correct_angles``, X/Y/Z), PF ``folds``, VCS ``concept``."""
     tags: dict[str, str] = {}
+    angles = meta.get("correct_angles")
+    if isinstance(angles, list) and len(angles) == len(AXES):
+        try:
+            values = [float(a) % 360 for a in angles]
+        except (TypeError, ValueError):
+            values = []
+        turned = [(axis, v) for axis, v in zip(AXES, values, strict=False) if v]
+        if values:
+            tags["axes"] = ",".join(axis for axis, _ in turned) or "none"
+            tags["angles"] = ",".join(sorted({f"{v:g}" for _, v in turned}, key=float)) or "0"
+    if isinstance(meta.get("folds"), str) and meta["folds"]:
+        tags["folds"] = str(meta["folds"])
+    concept = meta.get("concept")
+    if isinstance(concept, str) and concept.strip():
+        found = _CONCEPT.search(concept.strip())
+        tags["concept"] = (found.group(1) if found else concept.strip()).lower()
+    return tags
+
+
+def _tags(meta: Mapping[str, object], choice: str, answer: str) -> dict[str, str]:
+    tags: dict[str, str] = breakdown_tags(meta)
     if meta.get("difficulty"):
         tags["difficulty"] = str(meta["difficulty"])
     letters = str(meta.get("letters", "ABCD"))

@@ -6,7 +6,9 @@ through the release reader (:func:`data.parse_record`), so generated and release
 items are one code path from there on. ``variant`` is a preset (``easy``,
 ``medium``, ``hard``) or ``mixed``: item ``i`` of a task then uses preset
 ``i mod 3``, so any count covers the three levels evenly and the difficulty table
-of the report compares them on one run. Prompts are the release's (CoT).
+of the report compares them on one run. ``condition`` is a prompt condition of
+:mod:`.prompt` (default: the released prompts), applied to the generated records'
+released question texts exactly as to released items.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from types import ModuleType
 from ..core.generation import generate_items, generator_module, settings
 from ..core.sample import Sample
 from . import benchmark as released
-from . import data
+from . import data, prompt
 from .generators.base import DIFFICULTIES, GeneratedItem
 from .tasks import BY_ID, TASKS
 
@@ -32,10 +34,10 @@ LLM_EXTRACTION = released.LLM_EXTRACTION
 MIXED = "mixed"
 VARIANTS = (MIXED, *DIFFICULTIES)
 GENERATED_TASKS = tuple(t.id for t in TASKS)
-PROMPT = "cot"
 
 score = released.score
 build_report = released.build_report
+pooled_extras = released.pooled_extras
 oracle_response = released.oracle_response
 random_response = released.random_response
 chance = released.chance
@@ -77,18 +79,21 @@ def samples(
     local_path: str | os.PathLike[str] | None = None,
     seed: int | None = None,
     n: int | None = None,
+    condition: str = prompt.DEFAULT,
 ) -> list[Sample]:
-    """Samples of generated items for the given tasks (all eight by default)."""
+    """Samples of generated items for the given tasks (all eight by default), under one prompt condition."""
     del local_path  # generated in memory
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; expected one of {VARIANTS}")
+    if condition not in prompt.CONDITIONS:
+        raise ValueError(f"unknown Mind's Eye prompt condition {condition!r}; expected one of {prompt.CONDITIONS}")
     seed, n = settings(seed, n)
     wanted = GENERATED_TASKS if subtests is None else tuple(s.upper() for s in subtests)
     out = []
     for task in wanted:
         source = f"generated:{task}:{variant}:seed={seed}"
         for item in items(task, variant, seed, n):
-            sample = released.sample_from_record(record_of(item, source), PROMPT, benchmark=NAME)
+            sample = released.sample_from_record(record_of(item, source), condition, benchmark=NAME)
             out.append(dataclasses.replace(sample, metadata={**sample.metadata, "seed": seed}))
     return out
 

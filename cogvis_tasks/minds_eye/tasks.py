@@ -22,7 +22,6 @@ class Task:
     answer_field: str
     dimensions: tuple[str, ...]
     human_accuracy: float
-    meta_frame: str  # the task named for the meta-task framing condition
     difficulty_levels: tuple[str, ...] = ()  # values of the released ``difficulty`` field
 
     @property
@@ -31,7 +30,7 @@ class Task:
 
 
 TASKS: tuple[Task, ...] = (
-    Task("VRA", "Visual Relation Abstraction", "abstract", 6, "answer", (ABSTRACTION,), 0.680, "visual relation abstraction"),
+    Task("VRA", "Visual Relation Abstraction", "abstract", 6, "answer", (ABSTRACTION,), 0.680),
     Task(
         "HPE",
         "Hierarchical Pattern Equivalence",
@@ -40,7 +39,6 @@ TASKS: tuple[Task, ...] = (
         "answer",
         (ABSTRACTION, RELATION),
         0.880,
-        "hierarchical pattern equivalence",
     ),
     Task(
         "DSC",
@@ -50,11 +48,10 @@ TASKS: tuple[Task, ...] = (
         "fifth_label",
         (RELATION, TRANSFORMATION),
         0.812,
-        "dynamic structural correspondence",
     ),
-    Task("VCS", "Visual Conceptual Slippage", "slippage", 6, "violation", (ABSTRACTION, RELATION), 0.870, "visual conceptual slippage"),
+    Task("VCS", "Visual Conceptual Slippage", "slippage", 6, "violation", (ABSTRACTION, RELATION), 0.870),
     Task(
-        "SS", "Symmetric Structures", "symmetric_isomorph", 4, "asymmetric_label", (RELATION, TRANSFORMATION), 0.780, "symmetric structures"
+        "SS", "Symmetric Structures", "symmetric_isomorph", 4, "asymmetric_label", (RELATION, TRANSFORMATION), 0.780
     ),
     Task(
         "MT",
@@ -64,11 +61,10 @@ TASKS: tuple[Task, ...] = (
         "answer",
         (TRANSFORMATION,),
         0.810,
-        "mental transformation",
         ("easy", "complex"),
     ),
-    Task("PF", "Paper Folding", "paper_folding", 4, "correct_option", (TRANSFORMATION,), 0.801, "paper folding"),
-    Task("MC", "Mental Composition", "mental_composition", 4, "answer", (TRANSFORMATION,), 0.820, "mental composition", ("easy", "hard")),
+    Task("PF", "Paper Folding", "paper_folding", 4, "correct_option", (TRANSFORMATION,), 0.801),
+    Task("MC", "Mental Composition", "mental_composition", 4, "answer", (TRANSFORMATION,), 0.820, ("easy", "hard")),
 )
 
 BY_ID: dict[str, Task] = {t.id: t for t in TASKS}
@@ -80,3 +76,8 @@ CORRECT = "correct"  # the answer's entry in ``option_types`` (generated items, 
 MT_DISTRACTOR_TYPES = ("mirror", "mirror2", "similar", "rotate2")
 #: MC colour lure: a wrong option painted in the net's colour, or not.
 COLOUR_MATCH, COLOUR_OTHER = "net_colour", "other_colour"
+#: The paper's designated lure per task, as (option tag kind, value): MT's "similar" shape, PF's mirrored-hole foil
+#: (generated items; the release records no PF foil types), MC's option painted in the net's colour.
+DESIGNATED_LURES = {"MT": ("type", "similar"), "PF": ("type", "mirror"), "MC": ("colour", COLOUR_MATCH)}
+#: Row tags the reports break accuracy down by (table title -> tag; a tag may hold several comma-joined values).
+BREAKDOWNS = {"rotation_axis": "axes", "rotation_angle": "angles", "fold_type": "folds", "concept": "concept"}

@@ -29,13 +29,16 @@ from typing import Any, Union
 import numpy as np
 
 from ..core.aggregate import GroupScore, RowResult, subtest_scores
+from ..core.scoring import CHANCE as CHANCE_TAG
 from ..minds_eye.report import MindsEyeReport
+from ..minds_eye.tasks import BREAKDOWNS as MINDS_EYE_BREAKDOWNS
 from ..minds_eye.tasks import BY_ID as MINDS_EYE_TASKS
 from ..mme_cc.report import MmeCcReport
 from ..mme_cc.subtasks import BY_ID as MME_CC_SUBTASKS
 from ..mme_cc.subtasks import DIMENSIONS as MME_CC_DIMENSIONS
 from ..visfactor.report import VisFactorReport
 from ..visfactor.subtests import BY_ID as VISFACTOR_SUBTESTS
+from ..visualpuzzles.report import CROSS as VP_CROSS
 from ..visualpuzzles.report import VisualPuzzlesReport
 from .bootstrap import Resamples, Stratum
 
@@ -94,6 +97,18 @@ def items_of(repeats: Sequence[Sequence[RowResult]]) -> Items:
     credit = np.array([[all(r.correct for r in by_key[key]) for key in keys] for by_key in grouped], dtype=np.float64)
     tags = tuple(_item_tags(grouped[0][key]) for key in keys)
     return Items(keys, credit, tags, tuple({key: tuple(v) for key, v in by_key.items()} for by_key in grouped))
+
+
+def item_chances(items: Items) -> list[float] | None:
+    """Each item's chance of being guessed right: the product of its rows' ``chance`` tags (rows of one item are
+    guessed independently and all must be right); None unless every row carries one (older logs)."""
+    out = []
+    for key in items.keys:
+        rows = items.rows[0][key]
+        if not all(CHANCE_TAG in r.tags for r in rows):
+            return None
+        out.append(float(np.prod([float(r.tags[CHANCE_TAG]) for r in rows])))
+    return out
 
 
 def _item_tags(rows: Sequence[RowResult]) -> dict[str, str]:
@@ -170,10 +185,14 @@ def specs_for(report: Any, rows: Sequence[RowResult], items: Items) -> dict[Cell
     specs: dict[CellKey, Spec | None] = {(SUBTEST, s): ItemsCell(subs == s) for s in tables[SUBTEST]}
     every = tuple((SUBTEST, s) for s in tables[SUBTEST])
 
-    def tagged(table: str, tag: str) -> None:
+    def tagged(table: str, tag: str, several: bool = False) -> None:
+        """Cells "<subtest>/<value>" of one tag; ``several``: the tag holds comma-joined values, each a group."""
         for group in tables.get(table, {}):
             subtest, _, value = group.partition("/")
-            mask = np.array([s == subtest and t.get(tag) == value for s, t in zip(subs, items.tags, strict=True)], dtype=bool)
+            def hit(t: Mapping[str, str], value: str = value) -> bool:
+                return value in t.get(tag, "").split(",") if several else t.get(tag) == value
+
+            mask = np.array([s == subtest and hit(t) for s, t in zip(subs, items.tags, strict=True)], dtype=bool)
             specs[(table, group)] = ItemsCell(mask)
 
     def macro(table: str, member_of: Callable[[str, str], bool]) -> None:
@@ -187,10 +206,18 @@ def specs_for(report: Any, rows: Sequence[RowResult], items: Items) -> dict[Cell
     elif isinstance(report, MindsEyeReport):
         macro("dimension", lambda s, g: g in MINDS_EYE_TASKS[s].dimensions)
         tagged("difficulty", "difficulty")
+        for title, tag in MINDS_EYE_BREAKDOWNS.items():
+            tagged(title, tag, several=True)
         specs[OVERALL] = MacroCell(every)
     elif isinstance(report, VisualPuzzlesReport):
         for table in tables:
-            if table != SUBTEST:
+            if table in VP_CROSS:
+                first, second = VP_CROSS[table]
+                for group in tables[table]:
+                    condition, a, b = group.split("/", 2)
+                    hits = [s == condition and t.get(first) == a and t.get(second) == b for s, t in zip(subs, items.tags, strict=True)]
+                    specs[(table, group)] = ItemsCell(np.array(hits, dtype=bool))
+            elif table != SUBTEST:
                 tagged(table, table)
         specs[OVERALL] = MaxCell(every)
     elif isinstance(report, MmeCcReport):

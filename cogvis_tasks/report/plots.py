@@ -57,7 +57,12 @@ def figures(section: Section) -> list[Plot]:
             kind, (fig, title) = "dimensions", _bars(section, "dimension", "MME-CC accuracy per dimension", "dimension")
         else:
             kind, (fig, title) = "subtests", _bars(section, cells.SUBTEST, "Accuracy per subtest", "subtest")
-        return [Plot(f"{section.evaluation}_{kind}.png", title, _png(fig))]
+        out = [Plot(f"{section.evaluation}_{kind}.png", title, _png(fig))]
+        if family == "visfactor" and len(section.models) >= 3:
+            heat = _correlation_heatmap(section)
+            if heat is not None:
+                out.append(Plot(f"{section.evaluation}_subtest_correlation.png", heat[1], _png(heat[0])))
+        return out
 
 
 def _png(fig: Figure) -> bytes:
@@ -211,4 +216,25 @@ def _difficulty(section: Section) -> tuple[Figure, str]:
     title = f"Mind's Eye accuracy by difficulty per ART dimension ({section.evaluation})"
     fig.suptitle(title)
     _legend(axes[0][-1])
+    return fig, title
+
+
+def _correlation_heatmap(section: Section) -> tuple[Figure, str] | None:
+    """VisFactor: Pearson r between subtests across the models, as a diverging heatmap (grey: a subtest that does not vary)."""
+    from .analyses import correlation_matrix  # the same numbers as the report's correlation table
+
+    subtests = [g for g in section.groups(cells.SUBTEST) if all(m.cell(cells.SUBTEST, g) for m in section.models)]
+    if len(subtests) < 2:
+        return None
+    matrix = correlation_matrix(section, subtests)
+    size = 0.32 * len(subtests) + 2.5
+    fig, ax = plt.subplots(figsize=(size + 1.0, size))
+    cmap = matplotlib.colormaps["RdBu_r"].copy()
+    cmap.set_bad("#cccccc")
+    image = ax.imshow(matrix, cmap=cmap, vmin=-1, vmax=1)
+    ax.set_xticks(range(len(subtests)), subtests, rotation=90)
+    ax.set_yticks(range(len(subtests)), subtests)
+    fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04, label="Pearson r across models")
+    title = f"Inter-subtest correlation over {len(section.models)} models ({section.evaluation})"
+    ax.set_title(title)
     return fig, title

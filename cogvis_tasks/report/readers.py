@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import tasks as task_folder
+from ..core import controls
 from ..core.aggregate import RowResult, subtest_scores
 from ..registry import BENCHMARKS
 
@@ -103,7 +104,20 @@ def read_runs(run_dirs: list[str]) -> list[Run]:
                 "or an evalscope work dir with reports/<model>/<dataset>.json and reviews/)",
             )
         runs += found
-    return runs
+    return [_with_control(run) for run in runs]
+
+
+def _with_control(run: Run) -> Run:
+    """A run under a vision control is its own evaluation, ``<evaluation>_<control>``, whichever harness named it
+    (lmms-eval tasks already carry the suffix; evalscope passes the control in ``extra_params``)."""
+    found = {r.tags.get(controls.META_KEY) for rows in run.repeats for r in rows}
+    if len(found) > 1:
+        where = run.sources[0] if run.sources else run.run_dir
+        raise ReportInputError(where, f"rows under different image controls: {sorted(map(str, found))}")
+    control = found.pop() if found else None
+    if control and not run.evaluation.endswith(f"_{control}"):
+        run.evaluation = f"{run.evaluation}_{control}"
+    return run
 
 
 # --- files ---------------------------------------------------------------------------------------

@@ -10,7 +10,8 @@ import base64
 import html
 from collections.abc import Mapping
 
-from . import layout
+from . import analyses, layout
+from .analyses import Inputs
 from .plots import Plot
 from .tables import Report
 
@@ -47,7 +48,8 @@ def _figure(plot: Plot) -> str:
     return f'<figure><img src="data:image/png;base64,{data}" alt="{title}"><figcaption>{title}</figcaption></figure>\n'
 
 
-def render(report: Report, plots: Mapping[str, list[Plot]]) -> str:
+def render(report: Report, plots: Mapping[str, list[Plot]], inputs: Inputs | None = None) -> str:
+    inputs = inputs or Inputs()
     parts = [
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>cogvis report</title>\n',
         f"<style>{CSS}</style>\n</head>\n<body>\n<h1>cogvis report</h1>\n",
@@ -55,11 +57,12 @@ def render(report: Report, plots: Mapping[str, list[Plot]]) -> str:
     ]
     for section in report.sections:
         parts.append(f'<section id="{html.escape(section.evaluation)}">\n<h2>{html.escape(section.evaluation)}</h2>\n')
-        parts += [f"<p>{html.escape(line)}</p>\n" for line in layout.section_intro(section)]
+        parts += [f"<p>{html.escape(line)}</p>\n" for line in [*layout.section_intro(section), *analyses.intro_lines(section, inputs)]]
         parts += [_table(t) for t in [layout.overall_table(section), *layout.group_tables(section)]]
         extras = layout.extras_table(section)
         if extras is not None:
             parts.append(_table(extras))
+        parts += [_table(t) for t in analyses.section_tables(report, section, inputs)]
         parts += [_figure(p) for p in plots.get(section.evaluation, [])]
         notes = layout.notes(section)
         if notes:

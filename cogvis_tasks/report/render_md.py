@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from . import layout
+from . import analyses, layout
+from .analyses import Inputs
 from .plots import Plot
 from .tables import Report
 
@@ -22,18 +23,21 @@ def table(t: layout.Table) -> list[str]:
     return lines
 
 
-def render(report: Report, plots: Mapping[str, list[Plot]] | None = None, folder: str = "") -> str:
+def render(report: Report, plots: Mapping[str, list[Plot]] | None = None, folder: str = "", inputs: Inputs | None = None) -> str:
     """Markdown text; ``plots`` (evaluation -> figures) are linked as ``<folder>/<name>``."""
+    inputs = inputs or Inputs()
     out = ["# cogvis report", ""]
     out += [*layout.intro(report), ""]
     for section in report.sections:
         out += [f"## {section.evaluation}", ""]
-        out += [*layout.section_intro(section), ""]
+        out += [*layout.section_intro(section), *analyses.intro_lines(section, inputs), ""]
         for t in [layout.overall_table(section), *layout.group_tables(section)]:
             out += [f"### {t.title}", "", *table(t), ""]
         extras = layout.extras_table(section)
         if extras is not None:
             out += [f"### {extras.title}", "", *table(extras), ""]
+        for t in analyses.section_tables(report, section, inputs):
+            out += [f"### {t.title}", "", *table(t), ""]
         for plot in (plots or {}).get(section.evaluation, []):
             out += [f"![{_escape(plot.title)}]({folder}/{plot.name})", ""]
         notes = layout.notes(section)

@@ -29,12 +29,22 @@ from .reliability import Alpha, alpha_over_subtests
 #: Display names of the tables, by benchmark family (the subtest table is named as each paper names it).
 TABLE_TITLES: dict[str, dict[str, str]] = {
     "visfactor": {"subtest": "Subtests", "factor": "Factors", "domain": "Domains"},
-    "minds_eye": {"subtest": "Tasks", "dimension": "ART dimensions", "difficulty": "Task by difficulty"},
+    "minds_eye": {
+        "subtest": "Tasks",
+        "dimension": "ART dimensions",
+        "difficulty": "Task by difficulty",
+        "rotation_axis": "MT by rotation axis (an item counts under every axis it turns about)",
+        "rotation_angle": "MT by rotation angle (an item counts under each of its angles)",
+        "fold_type": "PF by fold type",
+        "concept": "VCS by concept",
+    },
     "visualpuzzles": {
         "subtest": "Prompt conditions",
         "category": "Category (per prompt condition)",
         "difficulty": "Difficulty (per prompt condition)",
         "option_type": "Option type (per prompt condition)",
+        "category_x_difficulty": "Category by difficulty (per prompt condition; the paper's Figures 10-11)",
+        "option_type_x_difficulty": "Option type by difficulty (per prompt condition; the paper's Figure 12)",
     },  # fmt: skip
     "mme_cc": {"subtest": "Subtasks", "dimension": "Dimensions"},
 }
@@ -208,7 +218,7 @@ def model_result(label: str, run: Run, resamples: int, seed: int) -> ModelResult
     else:
         boot = cells.exact(bench.build_report, items, parts, draws, list(point))
         method = f"build_report on every resample ({problem})"
-    chance = _per_item(specs, items, lambda s: references.item_chance(run.benchmark, s))
+    chance = _per_item(specs, items, lambda s: references.item_chance(run.benchmark, s), cells.item_chances(items))
     human = _per_item(specs, items, lambda s: references.item_human(run.benchmark, s))
     human_tables = references.HUMAN_TABLES.get(run.benchmark, frozenset())
 
@@ -240,13 +250,17 @@ def model_result(label: str, run: Run, resamples: int, seed: int) -> ModelResult
         judge_errors=sum(s.judge_errors for s in totals),
     )
     notes = list(run.notes) + _cross_check(run, tables[cells.SUBTEST])
-    extras = reports[0].extras() if len(reports) == 1 else []
+    pooled = getattr(bench, "pooled_extras", None)  # measures over all repeats at once (their items recur)
+    extras = reports[0].extras() if len(reports) == 1 else (pooled([r for rows in run.repeats for r in rows]) if pooled else [])
     return ModelResult(label, run, overall, dict(tables), extras, method, notes)
 
 
-def _per_item(specs: dict[tuple[str, str], Any], items: cells.Items, value: Any) -> dict[tuple[str, str], float]:
-    """A per-item reference level (chance, human) aggregated into every cell like the scores."""
-    levels = [value(s) for s, _ in items.keys]
+def _per_item(
+    specs: dict[tuple[str, str], Any], items: cells.Items, value: Any, stated: list[float] | None = None
+) -> dict[tuple[str, str], float]:
+    """A per-item reference level (chance, human) aggregated into every cell like the scores; ``stated``: the
+    items' own levels where their rows carry them (else ``value(subtest)``)."""
+    levels = stated if stated is not None else [value(s) for s, _ in items.keys]
     if not levels or any(v is None for v in levels):
         return {}
     usable = {k: s for k, s in specs.items() if s is not None and all(specs.get(m) is not None for m in getattr(s, "members", ()))}

@@ -25,7 +25,7 @@ VARIANTS = prompt.VARIANTS
 
 #: Answer-space sizes used by the random baseline where the released rows do not
 #: state them (paper Table 5 structure: a 5x5 grid for CF3, 21 pictures in MA1,
-#: 10 buildings in SS3, two groups per I3 figure, about seven VZ3 edge letters).
+#: 10 buildings in SS3, two groups per I3 figure unless its `additional` lists them, about seven VZ3 edge letters).
 #: Rows may override them with ``metadata['answer_space']``.
 DEFAULT_SPACE = {"coord": 25, "integer": {"MA1": 21, "SS3": 10, "I3": 2}, "letter": 7}
 
@@ -102,6 +102,10 @@ def answer_space(sample: Sample) -> int:
     stated = sample.metadata.get("answer_space")
     if stated:
         return int(stated)
+    if sample.subtest == "I3":  # the item's groups come as the ';'-separated parts of `additional`: two or three
+        groups = [part for part in str(sample.metadata.get("additional", "")).split(";") if part.strip()]
+        if len(groups) >= 2:
+            return len(groups)
     if kind == "bool":
         return 2
     if kind == "list":

@@ -1,5 +1,6 @@
-"""VisualPuzzles scores: per prompt condition, category, difficulty and option type,
-and the best of direct and CoT (the paper reports the better of the two per model)."""
+"""VisualPuzzles scores: per prompt condition, category, difficulty and option type, category x difficulty and
+option type x difficulty (the paper's Figures 10-12), and the best of direct and CoT (the paper reports the
+better of the two per model). Human percentiles per category (the paper's Table 2) sit beside them."""
 
 from __future__ import annotations
 
@@ -7,6 +8,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..core.aggregate import GroupScore, RowResult, scores_by, subtest_scores
+
+TAGS = ("category", "difficulty", "option_type")
+#: Cross tables: name -> the two row tags; groups are "<condition>/<first>/<second>".
+CROSS = {"category_x_difficulty": ("category", "difficulty"), "option_type_x_difficulty": ("option_type", "difficulty")}
+#: Human accuracy percentiles (5th, 50th, 95th) per category and overall, the paper's Table 2.
+HUMAN_PERCENTILES = {
+    "algorithmic": (0.681, 0.880, 1.000),
+    "analogical": (0.250, 0.660, 1.000),
+    "deductive": (0.370, 0.800, 1.000),
+    "inductive": (0.000, 0.500, 0.816),
+    "spatial": (0.591, 0.900, 1.000),
+    "overall": (0.575, 0.750, 0.893),
+}
 
 
 @dataclass(frozen=True)
@@ -39,6 +53,9 @@ def build_report(rows: Iterable[RowResult]) -> VisualPuzzlesReport:
     best = max(sorted(variants), key=lambda v: variants[v].accuracy)
     breakdown = {
         tag: dict(sorted(scores_by(rows, lambda r, t=tag: f"{r.subtest}/{r.tags[t]}" if t in r.tags else None).items()))
-        for tag in ("category", "difficulty", "option_type")
+        for tag in TAGS
     }
+    for name, (a, b) in CROSS.items():
+        cross = scores_by(rows, lambda r, a=a, b=b: f"{r.subtest}/{r.tags[a]}/{r.tags[b]}" if a in r.tags and b in r.tags else None)
+        breakdown[name] = dict(sorted(cross.items()))
     return VisualPuzzlesReport(variants=variants, breakdown=breakdown, overall=variants[best], best_variant=best)
