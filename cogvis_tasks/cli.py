@@ -230,7 +230,7 @@ def _mme_cc_agreement(args: argparse.Namespace) -> int:
             return 0
         sample = agr.draw_sample(found.verdicts.values(), args.per_dimension, args.seed)
         if args.action == "export":
-            path = agr.write_sample(sample, args.out)
+            path = agr.write_sample(sample, args.out, blind=args.blind)
             per_dim = ", ".join(f"{d} {sum(v.dimension == d for v in sample)}" for d in agr.DIMENSION_ORDER)
             print(f"wrote {len(sample)} questions ({per_dim}; seed {args.seed}) to {path}; fill 'label' with 1 (right) or 0 (wrong)")
             return 0
@@ -369,6 +369,9 @@ def main(argv: list[str] | None = None) -> int:
             one.add_argument("--seed", type=int, default=1234, help="sampling (and bootstrap) seed; score needs the export's")
         if action == "export":
             one.add_argument("--out", required=True, help="the CSV to write")
+            one.add_argument(
+                "--blind", action="store_true", help="leave out the verdict and who settled it (score reads them from the run)"
+            )
         if action == "score":
             one.add_argument("--labels", required=True, help="the exported CSV with its label column filled (1 right, 0 wrong)")
             one.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the 95%% CIs (default 1000)")

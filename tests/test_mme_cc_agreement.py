@@ -169,6 +169,24 @@ def test_label_file_with_more_fields_than_the_header(tmp_path: Path) -> None:
         agr.read_labels(path, sample, {v.id for v in sample})
 
 
+def test_blind_sheet_hides_the_verdict_and_still_scores(tmp_path: Path) -> None:
+    sample = agr.draw_sample(_verdicts({"SR": 5, "GR": 5, "VKR": 5}), per_dimension=4)
+    path = agr.write_sample(sample, tmp_path / "blind.csv", blind=True)
+    with path.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert list(rows[0]) == [c for c in agr.COLUMNS if c not in ("settled", "verdict")] and len(rows) == 12
+    for r in rows:
+        r["label"] = "1"
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    labels = agr.read_labels(path, sample, {v.id for v in sample})
+    assert labels == {v.id: 1 for v in sample}
+    overall = next(c for c in agr.human_agreement(sample, labels, resamples=0).cells if c.group == "overall")
+    assert overall.agreement == pytest.approx(sum(v.verdict for v in sample) / 12) and overall.kappa == 0.0  # people said 1 always
+
+
 def test_multi_line_answers_keep_line_numbers_and_a_bom_is_accepted(tmp_path: Path) -> None:
     pool = [agr.Verdict(f"mme_cc/Maze#{k}", "Maze", "GR", "judge", 1, "q", "ref", "", "line one\nline two\nline three") for k in range(3)]
     path = _sheet(tmp_path, pool, _set(2, "label", "x"))

@@ -44,6 +44,8 @@ from .subtasks import BY_ID, DIMENSIONS
 
 PER_DIMENSION = 33  # the paper: 99 questions, 33 per dimension
 COLUMNS = ("id", "dimension", "subtask", "settled", "verdict", "prompt", "reference", "criteria", "answer", "label")
+#: A blind sheet hides who settled the question and how, so the verdict cannot anchor the person labelling.
+BLIND_COLUMNS = tuple(c for c in COLUMNS if c not in ("settled", "verdict"))
 DIMENSION_ORDER = tuple(DIMENSIONS)  # SR, GR, VKR
 
 
@@ -146,12 +148,12 @@ def draw_sample(verdicts: Iterable[Verdict], per_dimension: int = PER_DIMENSION,
     return out
 
 
-def write_sample(sample: Sequence[Verdict], path: str | os.PathLike[str]) -> Path:
-    """The labelling sheet: one row per question, ``label`` empty."""
+def write_sample(sample: Sequence[Verdict], path: str | os.PathLike[str], blind: bool = False) -> Path:
+    """The labelling sheet: one row per question, ``label`` empty (``blind``: without settled/verdict)."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     with target.open("w", encoding="utf-8", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=COLUMNS)
+        writer = csv.DictWriter(fh, fieldnames=BLIND_COLUMNS if blind else COLUMNS, extrasaction="ignore")
         writer.writeheader()
         writer.writerows(v.row() for v in sample)
     return target
