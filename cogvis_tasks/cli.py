@@ -250,12 +250,12 @@ def _mme_cc_agreement(args: argparse.Namespace) -> int:
 
 
 def _agreement(args: argparse.Namespace) -> int:
+    if args.action is not None:
+        return _mme_cc_agreement(args)
     import json
 
     from openai import OpenAI
 
-    if args.action is not None:
-        return _mme_cc_agreement(args)
     if not args.judge_url or not args.judge_model:
         raise SystemExit("cogvis agreement (Mind's Eye letters): --judge-url and --judge-model are required")
 
