@@ -371,3 +371,27 @@ def test_both_harnesses_export_the_same_sample(harness_runs: dict, tmp_path: Pat
     assert sheets[0] == sheets[1]
     both = _cli("export", str(harness_runs["lmms"]), str(harness_runs["es"]), "--out", str(tmp_path / "x.csv"), cwd=tmp_path)
     assert both.returncode != 0 and "expected exactly one MME-CC run" in both.stderr and "--evaluation/--model" in both.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("harness", ["lmms-eval", "evalscope"])
+def test_a_damaged_log_is_named_by_file_line_and_field(harness_runs: dict, harness: str, tmp_path: Path) -> None:
+    import shutil
+
+    copy = tmp_path / "run"
+    shutil.copytree(harness_runs["lmms" if harness == "lmms-eval" else "es"], copy)
+    pattern = "**/*_samples_mme_cc_describe_maze.jsonl" if harness == "lmms-eval" else "reviews/*/mme_cc_describe_Maze.jsonl"
+    (log,) = copy.glob(pattern)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[2])
+    if harness == "lmms-eval":
+        del record["filtered_resps"]
+        field = "filtered_resps"
+    else:
+        record["messages"][0]["content"] = None
+        field = "messages[0].content"
+    lines[2] = json.dumps(record)
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    proc = _cli("export", str(copy), "--out", str(tmp_path / "x.csv"), cwd=tmp_path)
+    assert proc.returncode != 0 and f"{log}, line 3, field {field!r}" in proc.stderr, proc.stderr
+    assert not (tmp_path / "x.csv").exists()
