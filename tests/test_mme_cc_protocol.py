@@ -136,6 +136,10 @@ TRUTH = "1. 17; 2. B; 3. 4; 4. yes"
         # not certain by program: the judge decides
         (TRUTH, "1. 17; 2. the bird on the left; 3. 5; 4. no", None),  # free text could be an equivalent wording
         (TRUTH, "1. seventeen; 2. C; 3. 5; 4. no", None),
+        (TRUTH, "1. 17; 2. C; 3. 5; 4. true", False),  # true is yes: two right
+        (TRUTH, "1. 17; 2. C; 3. 5; 4. false", True),
+        (TRUTH, "1. 17; 2. 3; 3. 5; 4. no", None),  # a number for a letter: not certainly another option
+        (TRUTH, "1. 17; 2. C; 3. D; 4. no", None),  # a letter for a number
         (TRUTH, "17, C, 5, no", None),  # no numbering
         (TRUTH, "1. 17; 2. C; 3. 5", None),  # three parts
         (TRUTH, "1. 17; 3. C; 2. 5; 4. no", None),  # out of order
