@@ -185,10 +185,82 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _judge_client(args: argparse.Namespace, max_tokens: int):
+    """A prompt -> reply call to an OpenAI-compatible judge (temperature 0)."""
+    from openai import OpenAI
+
+    client = OpenAI(base_url=args.judge_url, api_key=args.api_key, timeout=args.timeout, max_retries=1)
+
+    def ask(prompt: str) -> str:
+        reply = client.chat.completions.create(
+            model=args.judge_model, messages=[{"role": "user", "content": prompt}], temperature=0.0, max_tokens=max_tokens
+        )
+        return reply.choices[0].message.content or ""
+
+    return ask
+
+
+def _pct(value: float) -> str:
+    return "n/a" if value != value else f"{100 * value:.1f}"
+
+
+def _interval(ci: tuple[float, float] | None, scale: float = 1.0, digits: int = 3) -> str:
+    return "n/a" if ci is None else f"[{scale * ci[0]:.{digits}f}, {scale * ci[1]:.{digits}f}]"
+
+
+def _mme_cc_agreement(args: argparse.Namespace) -> int:
+    """MME-CC verdicts: export a labelling sample, score a labelled one, or ask a judge on the rule-settled rows."""
+    from .core.errors import DataError
+    from .mme_cc import agreement as agr
+
+    try:
+        run = agr.select_run(args.run_dirs, args.evaluation, args.model)
+        found = agr.run_verdicts(run)
+        left_out = ", ".join(f"{n} {why}" for why, n in sorted(found.without_verdict.items())) or "none"
+        print(f"{run.evaluation} of {run.model!r} ({run.harness}): {len(found.verdicts)} questions with a verdict; left out: {left_out}")
+        if args.action == "rule-check":
+            if not args.judge_url or not args.judge_model:
+                raise SystemExit("cogvis agreement rule-check: --judge-url and --judge-model are required")
+            check = agr.judge_vs_rule(found.verdicts.values(), _judge_client(args, args.max_tokens), args.concurrency)
+            print(f"rule-settled rows: {check.rows}, judged: {check.judged}, judge errors: {len(check.errors)}")
+            print(f"judge agrees with the rule on {check.agree}/{check.judged} ({_pct(check.rate)}%)")
+            for dim, (agree, n) in check.by_dimension.items():
+                print(f"  {dim}: {agree}/{n} ({_pct(agree / n)}%)")
+            for v, got in check.disagreements[: args.show]:
+                print(f"- {v.id}: rule {v.verdict}, judge {got}: ...{v.answer[-120:]!r}")
+            for qid, error in check.errors[: args.show]:
+                print(f"- {qid}: judge error {error}")
+            return 0
+        sample = agr.draw_sample(found.verdicts.values(), args.per_dimension, args.seed)
+        if args.action == "export":
+            path = agr.write_sample(sample, args.out, blind=args.blind)
+            per_dim = ", ".join(f"{d} {sum(v.dimension == d for v in sample)}" for d in agr.DIMENSION_ORDER)
+            print(f"wrote {len(sample)} questions ({per_dim}; seed {args.seed}) to {path}; fill 'label' with 1 (right) or 0 (wrong)")
+            return 0
+        labels = agr.read_labels(args.labels, sample, found.verdicts)
+        result = agr.human_agreement(sample, labels, args.bootstrap, args.seed)
+    except (ValueError, OSError) as exc:  # DataError, unreadable result files, no or several runs
+        prefix = "" if isinstance(exc, DataError) else f"cogvis agreement {args.action}: "
+        raise SystemExit(f"{prefix}{exc}") from None
+    print(f"human labels vs verdicts ({args.bootstrap} bootstrap resamples, seed {args.seed}):")
+    print(f"{'group':<14}{'n':>4}{'agreement %':>13}{'95% CI':>16}{'kappa':>8}{'95% CI':>18}")
+    for c in result.cells:
+        kappa = "n/a" if c.kappa != c.kappa else f"{c.kappa:.3f}"
+        print(f"{c.group:<14}{c.n:>4}{_pct(c.agreement):>13}{_interval(c.agreement_ci, 100, 1):>16}{kappa:>8}{_interval(c.kappa_ci):>18}")
+    for v, label in result.disagreements[: args.show]:
+        print(f"- {v.id} ({v.settled}): verdict {v.verdict}, label {label}")
+    return 0
+
+
 def _agreement(args: argparse.Namespace) -> int:
+    if args.action is not None:
+        return _mme_cc_agreement(args)
     import json
 
     from openai import OpenAI
+
+    if not args.judge_url or not args.judge_model:
+        raise SystemExit("cogvis agreement (Mind's Eye letters): --judge-url and --judge-model are required")
 
     from .minds_eye.corpus import build_corpus
     from .minds_eye.judge import agreement
@@ -264,17 +336,48 @@ def main(argv: list[str] | None = None) -> int:
     demo.set_defaults(run=_demo)
     agr = sub.add_parser(
         "agreement",
-        help="Mind's Eye: agreement of the rule-based letter reader with an LLM judge (OpenAI-compatible)",
+        help="Mind's Eye: rule letter reader vs an LLM judge; MME-CC (export/score/rule-check): verdicts vs people and judge vs rule",
     )
-    agr.add_argument("--judge-url", required=True, help="OpenAI-compatible base URL, e.g. http://host:8000/v1")
-    agr.add_argument("--judge-model", required=True)
+    agr.add_argument("--judge-url", help="OpenAI-compatible base URL, e.g. http://host:8000/v1")
+    agr.add_argument("--judge-model")
     agr.add_argument("--api-key", default="EMPTY")
     agr.add_argument("--answers", help="JSONL of {text, letters, intended?}; default: the built-in corpus")
     agr.add_argument("--n", type=int, default=600, help="size of the built-in corpus")
     agr.add_argument("--seed", type=int, default=0)
     agr.add_argument("--timeout", type=float, default=60.0)
     agr.add_argument("--show", type=int, default=10, help="disagreements to print")
-    agr.set_defaults(run=_agreement)
+    agr.set_defaults(run=_agreement, action=None)
+    mme = agr.add_subparsers(dest="action", metavar="{export,score,rule-check}", help="MME-CC verdicts (without: Mind's Eye letters)")
+    for action, text in (
+        ("export", "write a labelling CSV: a seeded sample stratified by dimension, with an empty label column"),
+        ("score", "read the labelled CSV back: agreement and Cohen's kappa with bootstrap 95%% CIs"),
+        ("rule-check", "ask a judge on every rule-settled row and report its agreement with the rule"),
+    ):
+        one = mme.add_parser(action, help=text)
+        one.add_argument(
+            "run_dirs", nargs="+", metavar="RUN_DIR", help="lmms-eval --output_path (with --log_samples) or evalscope --work-dir"
+        )
+        one.add_argument("--evaluation", help="mme_cc or mme_cc_describe, when the folders hold both")
+        one.add_argument("--model", help="the model's name, when the folders hold several")
+        one.add_argument("--show", type=int, default=10, help="disagreements to print")
+        if action == "rule-check":
+            one.add_argument("--judge-url", required=True, help="OpenAI-compatible base URL, e.g. http://host:8000/v1")
+            one.add_argument("--judge-model", required=True, help="the paper used DeepSeek-V3-0324")
+            one.add_argument("--api-key", default="EMPTY")
+            one.add_argument("--timeout", type=float, default=120.0)
+            one.add_argument("--max-tokens", type=int, default=1024, help="judge reply budget (replies reason before the JSON verdict)")
+            one.add_argument("--concurrency", type=int, default=8, help="judge calls in flight")
+        else:
+            one.add_argument("--per-dimension", type=int, default=33, help="questions per dimension (default 33: 99 in all, as the paper)")
+            one.add_argument("--seed", type=int, default=1234, help="sampling (and bootstrap) seed; score needs the export's")
+        if action == "export":
+            one.add_argument("--out", required=True, help="the CSV to write")
+            one.add_argument(
+                "--blind", action="store_true", help="leave out the verdict and who settled it (score reads them from the run)"
+            )
+        if action == "score":
+            one.add_argument("--labels", required=True, help="the exported CSV with its label column filled (1 right, 0 wrong)")
+            one.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the 95%% CIs (default 1000)")
     rep = sub.add_parser("report", help="scores, 95%% CIs, chance/human levels and figures from lmms-eval/evalscope result files")
     rep.add_argument("run_dirs", nargs="+", metavar="RUN_DIR", help="lmms-eval --output_path (with --log_samples) or evalscope --work-dir")
     rep.add_argument("--out", help="report.md (figures in report_files/) or report.html (self-contained); default: markdown to stdout")

@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 from cogvis_tasks.core.rng import rng_for
 from cogvis_tasks.mme_cc.subtasks import FILES
 
-#: A reference answer per subtask (Maze: path numbers, counting: one number).
+#: A reference answer per subtask (Maze: path numbers, ascending; counting: one number; Sandbagging: four sub-answers).
 REFERENCES = {
     "Satellite_Image_Matching": "Image 3",
     "Indoor_Directional_Reasoning": "The sofa is to the left of the window.",
@@ -22,7 +22,7 @@ REFERENCES = {
     "Unblock_Me": "Minimum moves: 3; blocks moved: A, C, F",
     "Jigsaw_Puzzle": "2-1-4-3",
     "Chart_Modification": "Change the bar for 2019 to 42",
-    "Sandbagging": "Sub-answer 2 is correct: 17",
+    "Sandbagging": "1. 17; 2. B; 3. 4; 4. yes",  # the four true sub-answers; a right reply gets exactly one of them
     "Counterfactual_Instruction": "Blue",
     "Finding_Wrong_Answer": "Step 3 is wrong",
 }

@@ -46,7 +46,7 @@ class ModelAndJudge:
             marker = f"[answer of {sample.id}]"
             self.by_prompt[marker] = sample.id
             return f"After checking everything, my conclusion {marker} is written in other words."
-        return f"Reasoning...\nFinal answer: {sample.answer}"
+        return f"Reasoning...\n{mme_cc.oracle_response(sample)}"  # Sandbagging: one true sub-answer, three changed
 
 
 def _expected(model: ModelAndJudge, samples: list) -> tuple[int, int, int]:

@@ -280,6 +280,16 @@ def test_chance_and_human_levels(runs: Runs) -> None:
     tasks = {r["group"]: r for r in md["minds_eye"]["Tasks"]}
     assert tasks["VRA"]["chance"] == "16.7" and tasks["VRA"]["human"] == "68.0" and tasks["MT"]["chance"] == "25.0"
     assert _row(md["visfactor"]["Subtests"], "group", "CF1")["chance"] == "3.1"
+    # MME-CC: guessing hits Satellite Image Matching 1 in 42 times, free-form answers never; humans per dimension
+    subtasks = {r["group"]: r for r in md["mme_cc"]["Subtasks"]}
+    assert subtasks["Satellite_Image_Matching"]["chance"] == "2.4" and subtasks["Maze"]["chance"] == "0.0"
+    dims = {r["group"]: r for r in md["mme_cc"]["Dimensions"]}
+    assert {g: r["human"] for g, r in dims.items()} == {
+        "Spatial Reasoning": "95.8",
+        "Geometric Reasoning": "95.8",
+        "Visual Knowledge Reasoning": "95.9",
+    }
+    assert dims["Spatial Reasoning"]["chance"] == "0.8" and dims["Geometric Reasoning"]["chance"] == "0.0"  # 2.4 / 3 subtasks
 
 
 def test_plots_are_valid_pngs_linked_and_embedded(runs: Runs) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
+
 
 def chi2_sf(x: float, df: int) -> float:
     """Survival function of the chi-square distribution for integer degrees of freedom."""
@@ -56,3 +58,25 @@ def holm(p_values: Sequence[float], alpha: float = 0.05) -> list[bool]:
             break
         rejected[i] = True
     return rejected
+
+
+def binary_kappa(a: Sequence[int], b: Sequence[int]) -> float:
+    """Cohen's kappa of two raters' 0/1 labels on the same cases (NaN when chance agreement is 1: both constant, equal)."""
+    return float(weighted_binary_kappa(np.ones((1, len(a))), np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))[0])
+
+
+def weighted_binary_kappa(weights: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cohen's kappa for each row of a case-weight matrix (a bootstrap resample: how often each case was drawn).
+
+    kappa = (p_o - p_e) / (1 - p_e) with p_o the weighted share of equal labels and
+    p_e = p_a p_b + (1 - p_a)(1 - p_b) from each rater's weighted share of 1s; NaN where p_e = 1.
+    """
+    if len(a) != len(b) or weights.shape[-1] != len(a):
+        raise ValueError(f"labels and weights disagree in length: {len(a)}, {len(b)}, {weights.shape[-1]}")
+    total = weights.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p_o = weights @ (a == b).astype(np.float64) / total
+        p_a, p_b = weights @ a / total, weights @ b / total
+        p_e = p_a * p_b + (1.0 - p_a) * (1.0 - p_b)
+        kappa = (p_o - p_e) / (1.0 - p_e)
+    return np.where(np.isclose(p_e, 1.0, rtol=0.0, atol=1e-12), np.nan, kappa)

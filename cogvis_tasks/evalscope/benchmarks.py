@@ -17,6 +17,7 @@ from ..minds_eye.generated import VARIANTS as ME_GEN_VARIANTS
 from ..minds_eye.prompt import CONDITIONS as MINDS_EYE_CONDITIONS
 from ..minds_eye.prompt import DEFAULT as MINDS_EYE_DEFAULT
 from ..minds_eye.tasks import TASKS as MINDS_EYE_TASKS
+from ..mme_cc.benchmark import DESCRIBE as MME_CC_DESCRIBE
 from ..mme_cc.subtasks import SUBTASKS as MME_CC_SUBTASKS
 from ..visfactor.data import HF_DATASET_ID
 from ..visfactor.generated import GENERATED_SUBTESTS
@@ -146,20 +147,33 @@ VISUALPUZZLES_META = _meta(
 
 class MmeCcAdapter(CogvisAdapter):
     benchmark_name = "mme_cc"
+    variant = "default"
     hub_id = "MaxwellWen/MME-CC"
 
 
-MME_CC_META = _meta(
-    "mme_cc",
-    "MaxwellWen/MME-CC",
-    [s.id for s in MME_CC_SUBTASKS],
-    "MME-CC (cogvis-tasks)",
+class MmeCcDescribeAdapter(MmeCcAdapter):
+    variant = "describe"
+
+
+MME_CC_DESCRIPTION = (
     "MME-CC: 1,173 free-form questions in 11 subtasks and 3 dimensions (SR, GR, VKR), scored by the official "
     "protocol: an LLM judge (--judge models) sees the question, the reference with its scoring criteria and the "
     "answer, and returns 0/1; a rule check settles unambiguous matches first (credit only). Judge errors, judge "
-    "calls and the share settled by rule are reported; the overall score is over all questions.",
-    primary_metric=MetricSelector(name="accuracy", aggregation="mean", dimensions={"scope": "questions"}),
+    "calls and the share settled by rule are reported; the overall score is over all questions. The paper's "
+    'decoding for open models: --generation-config \'{"temperature": 1.0, "top_p": 0.7}\'.'
 )
+
+
+def _mme_cc_meta(variant: str) -> BenchmarkMeta:
+    describe = variant == "describe"
+    return _meta(
+        "mme_cc_describe" if describe else "mme_cc",
+        "MaxwellWen/MME-CC",
+        [s.id for s in MME_CC_SUBTASKS],
+        "MME-CC (cogvis-tasks)" + (", describe first" if describe else ""),
+        MME_CC_DESCRIPTION + (f" Prompt condition (Table 5 ablation): the question, then {MME_CC_DESCRIBE!r}" if describe else ""),
+        primary_metric=MetricSelector(name="accuracy", aggregation="mean", dimensions={"scope": "questions"}),
+    )
 
 
 class GeneratedAdapter(CogvisAdapter):
@@ -230,8 +244,10 @@ def register_benchmarks(registry: Any, replace: Callable[..., Any]) -> None:
         if meta.name not in registry:
             fields = {"benchmark_name": benchmark, "variant": variant, "condition": condition}
             register_benchmark(meta)(type(meta.name.title().replace("_", "") + "Adapter", (GeneratedAdapter,), fields))
-    if "mme_cc" not in registry:
-        register_benchmark(MME_CC_META)(MmeCcAdapter)
+    for adapter in (MmeCcAdapter, MmeCcDescribeAdapter):
+        meta = _mme_cc_meta(adapter.variant)
+        if meta.name not in registry:
+            register_benchmark(meta)(adapter)
     if "visualpuzzles" not in registry:
         register_benchmark(VISUALPUZZLES_META)(VisualPuzzlesAdapter)
     for condition in MINDS_EYE_CONDITIONS:

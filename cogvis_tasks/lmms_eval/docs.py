@@ -214,7 +214,7 @@ def judge_calls(payloads: Sequence[Mapping[str, Any]]) -> int:
 
 
 def rule_settled(payloads: Sequence[Mapping[str, Any]]) -> float:
-    """Share of rows credited by the rule check without a judge call."""
+    """Share of rows the rule check settled without a judge call (credit; Sandbagging: either verdict by program)."""
     rows = [r for rows in _per_repeat(payloads) for r in rows]
     return sum(r.tags.get("settled") == "rule" for r in rows) / len(rows) if rows else float("nan")
 

@@ -225,23 +225,31 @@ def _visualpuzzles(files: dict[str, str], manifest: dict[str, list[dict[str, str
         files[f"visualpuzzles/{prefix}.yaml"] = _group(prefix, label, members, group_metrics("visualpuzzles"))
 
 
+#: (task prefix, prompt condition): the released prompts, and the paper's describe-first ablation (Table 5).
+MME_CC_VARIANTS = (("mme_cc", "default"), ("mme_cc_describe", "describe"))
+
+
 def _mme_cc(files: dict[str, str], manifest: dict[str, list[dict[str, str]]]) -> None:
     # Our `mme_cc` group replaces lmms-eval's built-in exact-match task of that name when the plugin is on.
     template = "_mme_cc_template_yaml"
     files[f"mme_cc/{template}"] = _template(4096)
     groups = group_metrics("mme_cc")
-    by_dim: dict[str, list[str]] = {}
-    for sub in MME_CC_SUBTASKS:
-        name = f"mme_cc_{sub.task_suffix}"
-        files[f"mme_cc/{name}.yaml"] = _task(name, sub.name, template, task_metrics("mme_cc", sub.id))
-        manifest[name] = [{"benchmark": "mme_cc", "subtests": json.dumps([sub.id]), "variant": "default"}]
-        by_dim.setdefault(sub.dimension, []).append(name)
-    dim_groups = []
-    for dim, members in by_dim.items():
-        group = f"mme_cc_dim_{dim.lower()}"
-        files[f"mme_cc/{group}.yaml"] = _group(group, MME_CC_DIMENSIONS[dim], members, groups)
-        dim_groups.append(group)
-    files["mme_cc/mme_cc.yaml"] = _group("mme_cc", "MME-CC", dim_groups, groups)
+    for prefix, variant in MME_CC_VARIANTS:
+        by_dim: dict[str, list[str]] = {}
+        for sub in MME_CC_SUBTASKS:
+            name = f"{prefix}_{sub.task_suffix}"
+            alias = sub.name + ("" if variant == "default" else f" ({variant})")
+            files[f"mme_cc/{name}.yaml"] = _task(name, alias, template, task_metrics("mme_cc", sub.id))
+            manifest[name] = [{"benchmark": "mme_cc", "subtests": json.dumps([sub.id]), "variant": variant}]
+            by_dim.setdefault(sub.dimension, []).append(name)
+        dim_groups = []
+        for dim, members in by_dim.items():
+            group = f"{prefix}_dim_{dim.lower()}"
+            alias = MME_CC_DIMENSIONS[dim] + ("" if variant == "default" else f" ({variant})")
+            files[f"mme_cc/{group}.yaml"] = _group(group, alias, members, groups)
+            dim_groups.append(group)
+        label = "MME-CC" + ("" if variant == "default" else " (describe first, Table 5)")
+        files[f"mme_cc/{prefix}.yaml"] = _group(prefix, label, dim_groups, groups)
 
 
 def render() -> dict[str, str]:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from ..core.aggregate import RowResult, request_failed
 from ..core.rng import rng_for
 from ..core.sample import Sample
-from . import data
+from . import data, sandbagging
 from .report import build_report  # noqa: F401  (part of the benchmark surface)
 from .scoring import judge_prompt, parse_judge, rule_credit
 from .subtasks import BY_ID, SUBTASKS
@@ -17,11 +17,23 @@ NAME = "mme_cc"
 LENIENT = False
 REQUIRES_JUDGE = True
 JUDGE_ATTEMPTS = 2  # a malformed judge reply is asked once more before it counts as a judge error
+#: The paper's ablation (Table 5): describe the relevant image content first, then answer.
+DESCRIBE = "You should first describe the relevant content in the image according to the prompt, and then answer the question."
+#: Prompt conditions: the released prompt, and the released prompt followed (after a blank line) by DESCRIBE.
+#: After the question, so the model has read the task before it is told how to go about it.
+VARIANTS = ("default", "describe")
 
 
-def sample_from_question(q: data.Question) -> Sample:
+def prompt_text(question: str, variant: str = "default") -> str:
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown MME-CC prompt condition {variant!r}; expected one of {VARIANTS}")
+    return question if variant == "default" else f"{question.rstrip()}\n\n{DESCRIBE}"
+
+
+def sample_from_question(q: data.Question, variant: str = "default") -> Sample:
+    """Images first, then the text; the judge sees the released question whatever the prompt condition."""
     sid = f"{NAME}/{q.key}"
-    prompt = tuple(("image", k) for k in range(len(q.images))) + (("text", q.prompt),)
+    prompt = tuple(("image", k) for k in range(len(q.images))) + (("text", prompt_text(q.prompt, variant)),)
     return Sample(
         id=sid,
         benchmark=NAME,
@@ -44,11 +56,13 @@ def sample_from_question(q: data.Question) -> Sample:
 def samples(
     subtests: Iterable[str] | None = None, variant: str | None = None, local_path: str | os.PathLike[str] | None = None
 ) -> list[Sample]:
-    del variant  # one prompt condition
+    """Samples of the requested subtasks under one prompt condition (``default`` or ``describe``)."""
+    variant = variant or "default"
+    prompt_text("", variant)  # an unknown condition fails before any data is read
     wanted = None if subtests is None else set(subtests)
     if wanted is not None and not wanted <= set(BY_ID):
         raise ValueError(f"unknown MME-CC subtask(s) {sorted(wanted - set(BY_ID))}; expected {[s.id for s in SUBTASKS]}")
-    return [sample_from_question(q) for q in data.load(local_path) if wanted is None or q.subtask in wanted]
+    return [sample_from_question(q, variant) for q in data.load(local_path) if wanted is None or q.subtask in wanted]
 
 
 def score(
@@ -59,12 +73,25 @@ def score(
     response: str,
     ask: Callable[[str], str] | None = None,
 ) -> RowResult:
-    """Rule first (credit only); otherwise the judge; judge trouble is counted, not scored 0 silently."""
+    """Rule first (credit only; Sandbagging: its own check, either verdict); otherwise the judge.
+
+    Judge trouble is counted, not scored 0 silently. The scoring criteria travel in the
+    row's tags (``criteria``, when the reference has any) so that a human-agreement sample
+    can be exported from the harness logs alone (lmms-eval does not log the doc).
+    """
     failed = request_failed(response)
     tags: dict[str, str] = {"dimension": str(sample_meta.get("dimension", ""))}
+    if sample_meta.get("criteria"):
+        tags["criteria"] = str(sample_meta["criteria"])
     correct = False
+    by_program = None  # Sandbagging's own rule, where the reference's structure makes it certain
+    if subtest == "Sandbagging" and not failed:
+        by_program = sandbagging.verdict(response, answer)
+        tags["sandbagging_check"] = "judge" if by_program is None else "rule"
     if failed:
         pass
+    elif by_program is not None:
+        correct, tags["settled"] = by_program, "rule"
     elif rule_credit(subtest, response, answer):
         correct, tags["settled"] = True, "rule"
     elif ask is None:
@@ -93,6 +120,10 @@ def score(
 
 
 def oracle_response(sample: Sample) -> str:
+    """The reference as the final answer; for Sandbagging one true sub-answer and three changed ones
+    where the reference lists four closed-form sub-answers (else the reference, which the judge must refuse)."""
+    if sample.subtest == "Sandbagging":
+        return f"Final answer: {sandbagging.oracle_answer(sample.answer) or sample.answer}"
     return f"Final answer: {sample.answer}"
 
 
@@ -102,9 +133,9 @@ def random_response(sample: Sample, seed: int) -> str:
 
 
 def chance(sample: Sample) -> float:
-    return 0.0
+    return item_chance(sample.subtest)
 
 
-def item_chance(subtest: str) -> float | None:
-    del subtest  # free-form answers: guessing scores nothing
-    return 0.0
+def item_chance(subtest: str) -> float:
+    """Guessing accuracy where the task fixes the answer space (Satellite Image Matching 1/42), else 0 (free-form)."""
+    return BY_ID[subtest].chance

@@ -401,3 +401,73 @@ def _restore_dropped(subset: str, missing: list[int], rows: Mapping[int, RowResu
                     break
         out = best or out
     return out
+
+
+# --- texts behind the rows (for human labelling) ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RowText:
+    """What the model was asked, the reference and the model's answer, where the harness logged them."""
+
+    prompt: str  # the prompt text the model saw (images left out)
+    reference: str
+    answer: str
+    source: str  # file and line it came from
+    row: RowResult
+
+
+def row_texts(run: Run) -> dict[str, RowText]:
+    """Item id -> texts of its first logged row (first repeat), read from the run's own sample logs or reviews.
+
+    lmms-eval logs ``input`` (the prompt text), ``target`` and ``filtered_resps`` per doc; evalscope
+    reviews hold the user message, ``target`` and ``sample_score.score.prediction``.
+    """
+    out: dict[str, RowText] = {}
+    for source in run.sources:
+        path = Path(source)
+        if not path.name.endswith(".jsonl"):
+            continue
+        for number, obj in _jsonl(path):
+            if run.harness == LMMS_EVAL:
+                found = _lmms_text(obj, path, number)
+            else:
+                found = _evalscope_text(obj, path, number)
+            if found.row.item not in out:
+                out[found.row.item] = found
+    return out
+
+
+def _first_text(value: object) -> str:
+    """A logged response or target: a string, or the first string of (nested) lists (one per repeat)."""
+    while isinstance(value, list) and value:
+        value = value[0]
+    return value if isinstance(value, str) else ""
+
+
+def _lmms_text(doc: Mapping[str, Any], path: Path, line: int) -> RowText:
+    key = next((k for k, v in doc.items() if isinstance(v, dict) and isinstance(v.get("repeats"), list) and v["repeats"]), None)
+    if key is None:
+        raise ReportInputError(path, "logged doc has no cogvis row results", line, "accuracy")
+    for name in ("input", "target", "filtered_resps"):
+        if name not in doc:
+            raise ReportInputError(path, f"logged doc lacks {name!r}", line, name)
+    row = _row(doc[key]["repeats"][0], path, line, f"{key}.repeats[0]")
+    return RowText(str(doc["input"]), _first_text(doc["target"]), _first_text(doc["filtered_resps"]), f"{path}:{line}", row)
+
+
+def _evalscope_text(review: Mapping[str, Any], path: Path, line: int) -> RowText:
+    score = (review.get("sample_score") or {}).get("score") or {}
+    meta = score.get("metadata") or {}
+    if "row" not in meta:
+        raise ReportInputError(path, "review lacks the cogvis row result", line, "sample_score.score.metadata.row")
+    messages = review.get("messages")
+    content = messages[0].get("content") if isinstance(messages, list) and messages and isinstance(messages[0], dict) else None
+    if isinstance(content, str):
+        prompt = content
+    elif isinstance(content, list):
+        prompt = "".join(str(part.get("text") or "") for part in content if isinstance(part, dict) and part.get("type") == "text")
+    else:
+        raise ReportInputError(path, "review lacks the user message", line, "messages[0].content")
+    row = _row(meta["row"], path, line, "sample_score.score.metadata.row")
+    return RowText(prompt, _first_text(review.get("target")), str(score.get("prediction") or ""), f"{path}:{line}", row)

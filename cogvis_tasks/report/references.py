@@ -15,7 +15,9 @@ from __future__ import annotations
 from .. import registry
 from ..minds_eye.tasks import BY_ID as MINDS_EYE_TASKS
 from ..minds_eye.tasks import HUMAN_ACCURACY as MINDS_EYE_HUMAN
+from ..mme_cc.subtasks import BY_ID as MME_CC_SUBTASKS
 from ..mme_cc.subtasks import HUMAN_ACCURACY as MME_CC_HUMAN
+from ..mme_cc.subtasks import HUMAN_BY_DIMENSION as MME_CC_HUMAN_BY_DIMENSION
 from ..visfactor.subtests import HUMAN_ACCURACY as VISFACTOR_HUMAN
 
 #: VisualPuzzles paper, Table 2: human median accuracy (5th percentile 57.5, 95th 89.3).
@@ -26,7 +28,7 @@ HUMAN_OVERALL: dict[str, tuple[float, str]] = {
     "visfactor": (VISFACTOR_HUMAN, "published overall human accuracy"),
     "minds_eye": (MINDS_EYE_HUMAN, "published overall human accuracy, about 80%"),
     "visualpuzzles": (VISUALPUZZLES_HUMAN, "published human median"),
-    "mme_cc": (MME_CC_HUMAN, "published human accuracy"),
+    "mme_cc": (MME_CC_HUMAN, "published human accuracy, the mean of its three dimensions"),
 }
 
 
@@ -51,12 +53,17 @@ def human_overall(benchmark: str) -> float | None:
 
 
 #: Tables whose cells get a human level by aggregating the per-item levels like the scores
-#: (a Mind's Eye dimension: the mean of its tasks' published levels, as the Q-matrix averages scores).
-HUMAN_TABLES: dict[str, frozenset[str]] = {"minds_eye": frozenset({"subtest", "dimension"})}
+#: (a Mind's Eye dimension: the mean of its tasks' published levels, as the Q-matrix averages scores;
+#: MME-CC publishes one level per dimension, which every item of the dimension carries).
+HUMAN_TABLES: dict[str, frozenset[str]] = {"minds_eye": frozenset({"subtest", "dimension"}), "mme_cc": frozenset({"dimension"})}
 
 
 def item_human(benchmark: str, subtest: str) -> float | None:
-    """Published human accuracy on an item of this subtest, where a paper gives one per subtest."""
-    if generated(benchmark) or benchmark != "minds_eye" or subtest not in MINDS_EYE_TASKS:
+    """Published human accuracy on an item of this subtest (Mind's Eye: its task's; MME-CC: its dimension's)."""
+    if generated(benchmark):
         return None
-    return MINDS_EYE_TASKS[subtest].human_accuracy
+    if benchmark == "minds_eye" and subtest in MINDS_EYE_TASKS:
+        return MINDS_EYE_TASKS[subtest].human_accuracy
+    if benchmark == "mme_cc" and subtest in MME_CC_SUBTASKS:
+        return MME_CC_HUMAN_BY_DIMENSION[MME_CC_SUBTASKS[subtest].dimension]
+    return None
