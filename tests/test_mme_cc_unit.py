@@ -498,8 +498,8 @@ def test_special_rubrics_only_for_their_subtasks(subtask: str) -> None:
         ('{"answer_score": [[0.0]]}', False),
         ('{"answer_score": "1"}', True),
         ('{"answer_score": [["0"]]}', False),
-        ('First {"answer_score": [[1]]}, on reflection {"answer_score": [[0]]}', False),
-        ('First {"answer_score": [[0]]}, on reflection {"answer_score": [[1]]}', True),
+        ('First {"answer_score": [[1]]},\non reflection {"answer_score": [[0]]}', False),
+        ('First {"answer_score": [[0]]},\non reflection {"answer_score": [[1]]}', True),
     ],
 )
 def test_parse_judge(reply: str, verdict: bool) -> None:
