@@ -16,14 +16,17 @@ import hashlib
 import json
 import os
 import statistics
-from collections.abc import Callable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import datasets
 import pyarrow as pa
+from lmms_eval.api.filter import Filter
 from PIL import Image
 
 from ..core import images as imgs
+from ..core import judging
 from ..core.aggregate import GroupScore, RowResult, scores_by, subtest_scores
 from ..core.errors import DataError
 from ..core.sample import record_metadata
@@ -103,14 +106,59 @@ def process_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str,
 
     With lmms-eval's ``--repeats N`` a doc has N responses: each is scored, and
     the aggregations report the mean over repeats (plus ``accuracy_std``).
+    Judged rows were usually scored already, concurrently, by ``JudgePrefetch``.
     """
-    bench = benchmark(doc["benchmark"])
-    meta = record_metadata(doc)
     responses = [str(r) for r in results] or [""]
-    needs_judge = meta.get("extractor") == "llm" or getattr(bench, "REQUIRES_JUDGE", False)
-    judge = {"ask": _judge()} if needs_judge else {}
-    payload = {"repeats": [bench.score(meta, doc["subtest"], doc["item"], doc["answer"], r, **judge).to_dict() for r in responses]}
+    payload = {"repeats": [_scored(doc, r) for r in responses]}
+    meta = record_metadata(doc)
     return {metric: payload for metric in task_metrics(doc["benchmark"], doc["subtest"], meta.get("extractor"))}
+
+
+def _needs_judge(doc: Mapping[str, Any]) -> bool:
+    return record_metadata(doc).get("extractor") == "llm" or getattr(benchmark(doc["benchmark"]), "REQUIRES_JUDGE", False)
+
+
+#: Rows already scored by ``JudgePrefetch``: (doc id, doc metadata, response) -> row dict.
+_PREFETCHED: dict[tuple[str, str, str], dict[str, Any]] = {}
+_PREFETCH_LOCK = threading.Lock()
+
+
+def _score(doc: Mapping[str, Any], response: str) -> dict[str, Any]:
+    judge = {"ask": _judge()} if _needs_judge(doc) else {}
+    meta = record_metadata(doc)
+    return benchmark(doc["benchmark"]).score(meta, doc["subtest"], doc["item"], doc["answer"], response, **judge).to_dict()
+
+
+def _scored(doc: Mapping[str, Any], response: str) -> dict[str, Any]:
+    """The row of (doc, response): prefetched if ``JudgePrefetch`` scored it, else scored now."""
+    with _PREFETCH_LOCK:
+        row = _PREFETCHED.get((doc["id"], doc["metadata"], response))
+    return row if row is not None else _score(doc, response)
+
+
+class JudgePrefetch(Filter):
+    """lmms-eval's ``take_first``, and the task's judged rows scored concurrently.
+
+    lmms-eval scores docs in a pool of ``--process_docs_parallel`` (default 4) threads,
+    each blocked on its judge call; a filter sees all responses of a task at once, so
+    this one scores them ``COGVIS_JUDGE_CONCURRENCY`` (default 16) at a time before
+    ``process_results`` runs and leaves the rows for it. Responses pair with docs by
+    position, which holds when the task's whole split ran in this process; otherwise
+    (``--limit``, ``--offset``, several ranks) nothing is prefetched and
+    ``process_results`` scores each row itself. Results and their order are the same
+    either way: a prefetched row is only used for its own doc and response text.
+    """
+
+    def apply(self, resps: Iterable[Sequence[str]], docs: Sequence[Mapping[str, Any]]) -> list[str]:
+        firsts = [str(r[0]) if r else "" for r in resps]
+        if docs is None or len(firsts) != len(docs) or not firsts or not _needs_judge(docs[0]):
+            return firsts
+        pairs = [(docs[k], text) for k, text in enumerate(firsts)]
+        rows = judging.ordered_map(lambda p: _score(*p), pairs, judging.concurrency())
+        with _PREFETCH_LOCK:
+            for (doc, text), row in zip(pairs, rows, strict=True):
+                _PREFETCHED[(doc["id"], doc["metadata"], text)] = row
+        return firsts
 
 
 @functools.cache
@@ -118,7 +166,11 @@ def _judge() -> Callable[[str], str]:
     """A prompt -> reply call through lmms-eval's own judge configuration.
 
     lmms-eval's judge reads ``API_TYPE`` (provider, default openai), ``MODEL_VERSION``
-    (judge model) and the provider's variables (``OPENAI_API_KEY``, ``OPENAI_API_URL``);
+    (judge model; ``COGVIS_JUDGE_MODEL`` overrides it, since users also set
+    ``MODEL_VERSION`` for the model under test) and the provider's variables
+    (``OPENAI_API_KEY``, ``OPENAI_API_URL``). ``COGVIS_JUDGE_MAX_TOKENS`` is the reply
+    budget (default 1024: judges write prose before the verdict; a reply cut at the
+    budget is a judge error), ``COGVIS_JUDGE_CONCURRENCY`` the calls in flight (16),
     ``COGVIS_JUDGE_RETRIES`` / ``COGVIS_JUDGE_RETRY_DELAY`` bound its retries and
     ``COGVIS_JUDGE_TIMEOUT`` (seconds, default 120) each call: lmms-eval's OpenAI
     judge client sets no timeout of its own, so a hung judge would stall the run.
@@ -126,24 +178,32 @@ def _judge() -> Callable[[str], str]:
     from lmms_eval.llm_judge import Request, ServerConfig, get_server
 
     config = ServerConfig(
-        model_name=os.getenv("MODEL_VERSION", "gpt-4o-mini"),
+        model_name=os.getenv("COGVIS_JUDGE_MODEL") or os.getenv("MODEL_VERSION", "gpt-4o-mini"),
         temperature=0.0,
-        max_tokens=8,
+        max_tokens=judging.max_tokens(),
         num_retries=int(os.getenv("COGVIS_JUDGE_RETRIES", "3")),
         retry_delay=float(os.getenv("COGVIS_JUDGE_RETRY_DELAY", "2")),
     )
     server = get_server(os.getenv("API_TYPE", "openai"), config)
     timeout = float(os.getenv("COGVIS_JUDGE_TIMEOUT", "120"))
-    pool = concurrent.futures.ThreadPoolExecutor(max_workers=8, thread_name_prefix="cogvis-judge")
+    in_flight = judging.concurrency()
+    # Room for calls that timed out but still hold a thread, and for process_results' own threads.
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=2 * in_flight + 4, thread_name_prefix="cogvis-judge-call")
+    slots = threading.BoundedSemaphore(in_flight)
 
     def ask(prompt: str) -> str:
-        call = pool.submit(server.evaluate, Request(messages=[{"role": "user", "content": prompt}], config=config))
-        try:
-            response = call.result(timeout=timeout)
-        except concurrent.futures.TimeoutError:
-            raise TimeoutError(f"judge did not answer within {timeout:g} s") from None
+        with slots:
+            call = pool.submit(server.evaluate, Request(messages=[{"role": "user", "content": prompt}], config=config))
+            try:
+                response = call.result(timeout=timeout)
+            except concurrent.futures.TimeoutError:
+                raise TimeoutError(f"judge did not answer within {timeout:g} s") from None
         if not response.success:
             raise RuntimeError(response.error_message or "judge request failed")
+        raw = getattr(response, "raw_response", None)
+        choices = getattr(raw, "choices", None) or (raw.get("choices") if isinstance(raw, dict) else None) or [{}]
+        first = choices[0]
+        judging.check_finish(first.get("finish_reason") if isinstance(first, dict) else getattr(first, "finish_reason", None))
         return response.content
 
     return ask

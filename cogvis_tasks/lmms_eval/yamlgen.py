@@ -43,7 +43,9 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
 
 
-def _template(max_new_tokens: int) -> str:
+def _template(max_new_tokens: int, judged: bool = False) -> str:
+    """The keys a variant's tasks share; judged tasks score their rows concurrently in a filter (JudgePrefetch)."""
+    prefetch = f"filter_list:\n  - name: none\n    filter:\n      - function: !function {DOCS}.JudgePrefetch\n" if judged else ""
     return (
         HEADER
         + "dataset_path: json\n"
@@ -55,6 +57,7 @@ def _template(max_new_tokens: int) -> str:
         + f"doc_to_text: !function {DOCS}.doc_to_text\n"
         + "doc_to_target: answer\n"
         + f"process_results: !function {DOCS}.process_results\n"
+        + prefetch
         + "generation_kwargs:\n"
         + f"  max_new_tokens: {max_new_tokens}\n"
         + "  temperature: 0\n"
@@ -148,7 +151,7 @@ def _visfactor_gen(files: dict[str, str], manifest: dict[str, list[dict[str, str
 def _minds_eye(files: dict[str, str], manifest: dict[str, list[dict[str, str]]]) -> None:
     for prefix, variant, max_tokens, extractor in MINDS_EYE_VARIANTS:
         template = f"_{prefix}_template_yaml"
-        files[f"minds_eye/{template}"] = _template(max_tokens)
+        files[f"minds_eye/{template}"] = _template(max_tokens, judged=extractor == "llm")
         members = []
         for task in MINDS_EYE_TASKS:
             name = f"{prefix}_{task.id.lower()}"
@@ -201,7 +204,7 @@ def _visualpuzzles(files: dict[str, str], manifest: dict[str, list[dict[str, str
 def _mme_cc(files: dict[str, str], manifest: dict[str, list[dict[str, str]]]) -> None:
     # Our `mme_cc` group replaces lmms-eval's built-in exact-match task of that name when the plugin is on.
     template = "_mme_cc_template_yaml"
-    files[f"mme_cc/{template}"] = _template(4096)
+    files[f"mme_cc/{template}"] = _template(4096, judged=True)
     groups = group_metrics("mme_cc")
     by_dim: dict[str, list[str]] = {}
     for sub in MME_CC_SUBTASKS:
