@@ -139,8 +139,11 @@ MME_CC_META = _meta(
     "MME-CC: 1,173 free-form questions in 11 subtasks and 3 dimensions (SR, GR, VKR), scored by the official "
     "protocol: an LLM judge (--judge models) sees the question, the reference with its scoring criteria and the "
     "answer, and returns 0/1; a rule check settles unambiguous matches first (credit only). Judge errors, judge "
-    "calls and the share settled by rule are reported; the overall score is over all questions.",
-    primary_metric=MetricSelector(name="accuracy", aggregation="mean", dimensions={"scope": "questions"}),
+    "calls and the share settled by rule are reported. Primary score as the paper's Table 4: a dimension is the "
+    "unweighted mean of its subtasks, the overall the unweighted mean of SR, GR and VKR (`macro_mean`, scope "
+    "`dimensions`); the mean over all questions is beside it as `accuracy_per_question`. Judge: --judge models "
+    "(generation_config.max_tokens honoured, default 1024; model_args.concurrency calls in flight, default 16).",
+    primary_metric=MetricSelector(name="accuracy", aggregation="macro_mean", dimensions={"scope": "dimensions"}),
 )
 
 

@@ -32,6 +32,7 @@ from ..core.errors import DataError
 from ..core.sample import record_metadata
 from ..minds_eye.report import distractor_analysis
 from ..minds_eye.tasks import COLOUR_MATCH
+from ..mme_cc.subtasks import BY_ID as MME_CC_SUBTASKS
 from ..registry import benchmark
 from .metrics import task_metrics
 
@@ -298,6 +299,41 @@ acc_algorithmic, acc_analogical, acc_deductive, acc_inductive, acc_spatial = (
     _tagged("category", c) for c in ("algorithmic", "analogical", "deductive", "inductive", "spatial")
 )
 acc_image_options, acc_text_options = _tagged("option_type", "image"), _tagged("option_type", "text")
+
+
+class DimensionAccuracy(float):
+    """An MME-CC subtask accuracy that knows its dimension (SR, GR or VKR).
+
+    lmms-eval gives a group function only its leaves' values and sizes, in no order it
+    promises, and flattens nested groups; carrying the dimension on the value lets
+    ``mme_cc_macro`` average subtasks within dimensions, then dimensions, as the paper does.
+    It serialises as the plain float.
+    """
+
+    dimension: str
+
+    def __new__(cls, value: float, dimension: str) -> DimensionAccuracy:
+        obj = super().__new__(cls, value)
+        obj.dimension = dimension
+        return obj
+
+
+def mme_cc_accuracy(payloads: Sequence[Mapping[str, Any]]) -> float:
+    """Item accuracy of an MME-CC subtask (mean over repeats), tagged with its dimension."""
+    subtask = _per_repeat(payloads)[0][0].subtest
+    return DimensionAccuracy(accuracy(payloads), MME_CC_SUBTASKS[subtask].dimension)
+
+
+def mme_cc_macro(metrics: Sequence[float], sizes: Sequence[int], weight_by_size: bool = False) -> float:
+    """Group aggregation for MME-CC: the unweighted mean over dimensions of the unweighted mean of their subtasks."""
+    del sizes, weight_by_size
+    by_dim: dict[str, list[float]] = {}
+    for value in metrics:
+        dimension = getattr(value, "dimension", None)
+        if dimension is None:
+            raise ValueError(f"mme_cc_macro needs subtask accuracies that carry their dimension, got {value!r}")
+        by_dim.setdefault(dimension, []).append(float(value))
+    return statistics.fmean(statistics.fmean(values) for values in by_dim.values())
 
 
 def best(metrics: Sequence[float], sizes: Sequence[int], weight_by_size: bool = False) -> float:
