@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping
 
-from ..core.aggregate import RowResult, request_failed
+from ..core.aggregate import RowResult, empty_reply, request_failed
 from ..core.rng import rng_for
 from ..core.sample import Sample
 from . import data
@@ -61,9 +61,10 @@ def score(
 ) -> RowResult:
     """Rule first (credit only); otherwise the judge; judge trouble is counted, not scored 0 silently."""
     failed = request_failed(response)
+    empty = empty_reply(response)
     tags: dict[str, str] = {"dimension": str(sample_meta.get("dimension", ""))}
     correct = False
-    if failed:
+    if failed or empty:  # nothing to judge: a failed request, or unparsed
         pass
     elif rule_credit(subtest, response, answer):
         correct, tags["settled"] = True, "rule"
@@ -85,7 +86,7 @@ def score(
         item=item,
         correct=correct and not failed,
         lenient_correct=correct and not failed,
-        parsed=bool(response.strip()) and not failed,
+        parsed=not empty and not failed,
         failed=failed,
         prediction="",
         tags=tags,
