@@ -49,7 +49,7 @@ def task_metrics(benchmark: str, subtest: str, extractor: str | None = None) -> 
             names["extractor_agreement"] = "extractor_agreement"
         return names
     if benchmark == "mme_cc":  # accuracies that carry their dimension, for the groups' macro over dimensions
-        names = {"accuracy": "mme_cc_accuracy", "accuracy_per_question": "accuracy"}
+        names = {"accuracy": "mme_cc_accuracy", "accuracy_per_question": "mme_cc_accuracy"}  # see group_metrics
         names.update({m: m for m in ("items", "unparsed_rows", "failed_requests", "judge_errors", "judge_calls", "rule_settled")})
         names[f"dim_{MME_CC_DIMS[subtest].lower()}"] = "accuracy"
         return names
