@@ -97,9 +97,14 @@ def test_mme_cc_lmms_eval_with_a_chat_judge(tmp_path: Path, mme_cc_root: Path, s
     )
     model_args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,timeout=60"
     out = tmp_path / "o"
-    run(["lmms-eval", "--model", "openai", "--model_args", model_args, "--tasks", "mme_cc", "--output_path", str(out)], env, tmp_path)
+    cmd = ["lmms-eval", "--model", "openai", "--model_args", model_args, "--tasks", "mme_cc", "--output_path", str(out), "--log_samples"]
+    run(cmd, env, tmp_path)
     res = lmms_results(out)["results"]
     overall, per_question, dims = paper_scores(samples, chat.correct())
+    logged = [json.loads(line) for f in out.rglob("*_samples_mme_cc_*.jsonl") for line in f.read_text().splitlines()]
+    rows = [r for sample in logged for r in sample["accuracy"]["repeats"]]
+    assert len(rows) == len(samples) and all("correct" in r and "tags" in r for r in rows)  # judged rows, not placeholders
+    assert {r["item"] for r in rows if r["correct"]} == chat.correct()
     assert overall != pytest.approx(per_question)  # the fixture tells the two apart
     group = res["mme_cc"]
     assert group["accuracy,none"] == pytest.approx(overall)

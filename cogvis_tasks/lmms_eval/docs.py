@@ -107,7 +107,7 @@ def process_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str,
 
     With lmms-eval's ``--repeats N`` a doc has N responses: each is scored, and
     the aggregations report the mean over repeats (plus ``accuracy_std``).
-    Judged rows were usually scored already, concurrently, by ``JudgePrefetch``.
+    Judged rows were usually sent to the judge already, concurrently, by ``JudgePrefetch``.
     """
     responses = [str(r) for r in results] or [""]
     payload = {"repeats": [_scored(doc, r) for r in responses]}
@@ -119,8 +119,11 @@ def _needs_judge(doc: Mapping[str, Any]) -> bool:
     return record_metadata(doc).get("extractor") == "llm" or getattr(benchmark(doc["benchmark"]), "REQUIRES_JUDGE", False)
 
 
-#: Rows already scored by ``JudgePrefetch``: (doc id, doc metadata, response) -> row dict.
-_PREFETCHED: dict[tuple[str, str, str], dict[str, Any]] = {}
+#: Rows ``JudgePrefetch`` is scoring: (doc id, doc metadata, response) -> future row dict.
+_PREFETCHED: dict[tuple[str, str, str], concurrent.futures.Future[dict[str, Any]]] = {}
+#: Payload rows still waiting for their judge: token -> future (resolved by ``_per_repeat``).
+_PENDING: dict[int, concurrent.futures.Future[dict[str, Any]]] = {}
+_PENDING_KEY = "cogvis_pending_judge"
 _PREFETCH_LOCK = threading.Lock()
 
 
@@ -131,34 +134,58 @@ def _score(doc: Mapping[str, Any], response: str) -> dict[str, Any]:
 
 
 def _scored(doc: Mapping[str, Any], response: str) -> dict[str, Any]:
-    """The row of (doc, response): prefetched if ``JudgePrefetch`` scored it, else scored now."""
+    """The row of (doc, response): scored now, or (judge call under way) a placeholder ``_per_repeat`` resolves."""
     with _PREFETCH_LOCK:
-        row = _PREFETCHED.get((doc["id"], doc["metadata"], response))
-    return row if row is not None else _score(doc, response)
+        future = _PREFETCHED.get((doc["id"], doc["metadata"], response))
+        if future is not None and not future.done():
+            token = len(_PENDING)
+            _PENDING[token] = future
+            return {_PENDING_KEY: token}
+    return future.result() if future is not None else _score(doc, response)
+
+
+def _resolve(row: dict[str, Any]) -> dict[str, Any]:
+    """Replace a placeholder row in place by its judged row (the payload dicts are the ones lmms-eval logs)."""
+    if _PENDING_KEY in row:
+        with _PREFETCH_LOCK:
+            future = _PENDING[row[_PENDING_KEY]]
+        judged = future.result()
+        row.clear()
+        row.update(judged)
+    return row
+
+
+@functools.cache
+def _background() -> concurrent.futures.ThreadPoolExecutor:
+    return concurrent.futures.ThreadPoolExecutor(max_workers=judging.concurrency(), thread_name_prefix="cogvis-judge")
 
 
 class JudgePrefetch(Filter):
-    """lmms-eval's ``take_first``, and the task's judged rows scored concurrently.
+    """lmms-eval's ``take_first``, and the task's judged rows sent to the judge at once.
 
-    lmms-eval scores docs in a pool of ``--process_docs_parallel`` (default 4) threads,
-    each blocked on its judge call; a filter sees all responses of a task at once, so
-    this one scores them ``COGVIS_JUDGE_CONCURRENCY`` (default 16) at a time before
-    ``process_results`` runs and leaves the rows for it. Responses pair with docs by
-    position, which holds when the task's whole split ran in this process; otherwise
-    (``--limit``, ``--offset``, several ranks) nothing is prefetched and
-    ``process_results`` scores each row itself. Results and their order are the same
-    either way: a prefetched row is only used for its own doc and response text.
+    lmms-eval post-processes one task at a time, each doc in a pool of
+    ``--process_docs_parallel`` (default 4) threads that would wait on its judge call.
+    A filter sees all responses of a task, so this one starts scoring them in a pool of
+    ``COGVIS_JUDGE_CONCURRENCY`` (default 16) threads shared by all tasks and returns at
+    once; ``process_results`` leaves a placeholder for a row still being judged, and the
+    task's metric functions, which lmms-eval calls after post-processing every task, wait
+    for it and write the judged row into the payload in place (so the logged samples show
+    it too). Judge calls of all tasks thus overlap. Responses pair with docs by position,
+    which holds when the task's whole split ran in this process; otherwise (``--limit``,
+    ``--offset``, several ranks) nothing is prefetched and ``process_results`` scores each
+    row itself. Results and their order are the same either way: a prefetched row is only
+    used for its own doc and response text.
     """
 
     def apply(self, resps: Iterable[Sequence[str]], docs: Sequence[Mapping[str, Any]]) -> list[str]:
         firsts = [str(r[0]) if r else "" for r in resps]
         if docs is None or len(firsts) != len(docs) or not firsts or not _needs_judge(docs[0]):
             return firsts
-        pairs = [(docs[k], text) for k, text in enumerate(firsts)]
-        rows = judging.ordered_map(lambda p: _score(*p), pairs, judging.concurrency())
+        pool = _background()
         with _PREFETCH_LOCK:
-            for (doc, text), row in zip(pairs, rows, strict=True):
-                _PREFETCHED[(doc["id"], doc["metadata"], text)] = row
+            for k, text in enumerate(firsts):
+                doc = docs[k]
+                _PREFETCHED[(doc["id"], doc["metadata"], text)] = pool.submit(_score, doc, text)
         return firsts
 
 
@@ -212,7 +239,7 @@ def _judge() -> Callable[[str], str]:
 
 def _per_repeat(payloads: Sequence[Mapping[str, Any]]) -> list[list[RowResult]]:
     n = min(len(p["repeats"]) for p in payloads)
-    return [[RowResult.from_dict(p["repeats"][k]) for p in payloads] for k in range(n)]
+    return [[RowResult.from_dict(_resolve(p["repeats"][k])) for p in payloads] for k in range(n)]
 
 
 def _subtest(rows: Sequence[RowResult]) -> GroupScore:
