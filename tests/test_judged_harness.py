@@ -138,6 +138,7 @@ def test_mme_cc_evalscope_with_a_chat_judge(tmp_path: Path, mme_cc_root: Path, s
     for code, score in dims.items():
         assert report_metric(report, "accuracy", "macro_mean", {"dimension": DIMENSIONS[code]})["score"] == pytest.approx(score, abs=1e-4)
     assert report_metric(report, "judge_errors", "sum", {"scope": "all"})["score"] == len(chat.refused)
+    assert report_metric(report, "unparsed_rows", "sum", {"scope": "dimensions"})["score"] == len(chat.empty)
     assert report_metric(report, "judge_calls", "sum", {"scope": "all"})["score"] == len(chat.judge_bodies)
     assert len(chat.judge_bodies) == len(chat.judged) + len(chat.refused)
     assert all(token_budget(b) == DEFAULT_MAX_TOKENS for b in chat.judge_bodies)
