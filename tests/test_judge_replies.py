@@ -161,13 +161,3 @@ def test_budget_and_concurrency_settings(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setenv(judging.ENV_CONCURRENCY, "0")
     with pytest.raises(ValueError, match="COGVIS_JUDGE_CONCURRENCY"):
         judging.concurrency()
-
-
-def test_ordered_map_keeps_input_order() -> None:
-    import time
-
-    def slow_first(x: int) -> int:
-        time.sleep(0.05 if x == 0 else 0.0)
-        return x * x
-
-    assert judging.ordered_map(slow_first, range(20), 8) == [x * x for x in range(20)]

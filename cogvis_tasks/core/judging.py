@@ -4,18 +4,15 @@ Real judges write before they answer (a sentence, a ``<think>`` block, a fenced
 JSON verdict), so a judge reply is never capped at a handful of tokens: the
 default budget is ``DEFAULT_MAX_TOKENS`` new tokens, and a reply the server cut at
 its budget (``finish_reason: length``) is a judge error, never parsed. Judge calls
-are independent, so they run concurrently (``DEFAULT_CONCURRENCY`` in flight);
-``ordered_map`` keeps results in input order so scores and logs do not depend on
-which call finished first.
+are independent, so the adapters run them concurrently (``DEFAULT_CONCURRENCY`` in
+flight) and match each result to its own sample, so scores and logs do not depend
+on which call finished first.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
 
 #: New tokens a judge may write (the official prompt asks for prose plus a fenced JSON verdict).
 DEFAULT_MAX_TOKENS = 1024
@@ -23,9 +20,6 @@ DEFAULT_MAX_TOKENS = 1024
 DEFAULT_CONCURRENCY = 16
 ENV_MAX_TOKENS = "COGVIS_JUDGE_MAX_TOKENS"
 ENV_CONCURRENCY = "COGVIS_JUDGE_CONCURRENCY"
-
-T = TypeVar("T")
-R = TypeVar("R")
 
 
 class JudgeReplyCut(RuntimeError):
@@ -60,15 +54,6 @@ def check_finish(finish_reason: object) -> None:
     """Raise ``JudgeReplyCut`` when the server says the reply hit its token budget."""
     if str(finish_reason or "").lower() in ("length", "max_tokens", "model_length"):
         raise JudgeReplyCut("judge reply cut at its token budget (finish_reason=length); raise the judge max_tokens")
-
-
-def ordered_map(fn: Callable[[T], R], items: Iterable[T], workers: int) -> list[R]:
-    """``[fn(x) for x in items]`` with up to ``workers`` calls at once; results in input order."""
-    todo: Sequence[T] = list(items)
-    if workers <= 1 or len(todo) <= 1:
-        return [fn(x) for x in todo]
-    with ThreadPoolExecutor(max_workers=min(workers, len(todo)), thread_name_prefix="cogvis-judge") as pool:
-        return list(pool.map(fn, todo))
 
 
 _THINK = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.DOTALL | re.IGNORECASE)
