@@ -60,6 +60,7 @@ __all__ = [
     "Drop",
     "Fail",
     "Garbage",
+    "NullContent",
     "RecordedRequest",
     "Reply",
     "Responder",
@@ -130,7 +131,16 @@ class Drop:
     """
 
 
-ResponderAction = Fail | Delay | Garbage | Drop
+@dataclass(frozen=True)
+class NullContent:
+    """Answer 200 with ``"content": null`` (a model that returned no text, e.g. only a refusal field).
+
+    Harness clients differ here: lmms-eval's chat client passes the ``None`` on, which
+    later becomes the string ``"None"``; evalscope's becomes ``""``.
+    """
+
+
+ResponderAction = Fail | Delay | Garbage | Drop | NullContent
 #: What a responder may return: the assistant text, or an action.
 Reply = str | ResponderAction
 #: Test-supplied callable deciding the answer for each chat request body.
@@ -380,6 +390,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_error(reply.status, reply.message)
         elif isinstance(reply, Garbage):
             self._send_bytes(200, reply.raw, "application/json")
+        elif isinstance(reply, NullContent):
+            body_out = _completion(body, "")
+            body_out["choices"][0]["message"]["content"] = None
+            self._send_json(200, body_out)
         elif isinstance(reply, str):
             if body.get("stream"):
                 self._send_stream(body, reply)

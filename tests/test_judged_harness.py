@@ -18,13 +18,14 @@ from pathlib import Path
 
 import pytest
 from conftest import OracleResponder, evalscope_openai, evalscope_report, harness_env, lmms_results, report_metric, run
-from openai_stub import StubServer, letter_reply, message_parts, token_budget, verdict_reply
+from openai_stub import NullContent, StubServer, letter_reply, message_parts, token_budget, verdict_reply
 
 from cogvis_tasks.core.judging import DEFAULT_MAX_TOKENS
 from cogvis_tasks.minds_eye import benchmark as minds_eye
 from cogvis_tasks.minds_eye.tasks import TASKS
 from cogvis_tasks.mme_cc import benchmark as mme_cc
 from cogvis_tasks.mme_cc.subtasks import BY_ID, DIMENSIONS
+from cogvis_tasks.visualpuzzles import benchmark as visualpuzzles
 
 pytestmark = pytest.mark.slow
 MODEL, JUDGE = "stub-vlm", "stub-judge"
@@ -41,7 +42,7 @@ class MmeCcChat:
         self.paraphrased = set(ids[::2])  # the judge decides (verdict 1)
         self.wrong = {ids[3]}  # the judge decides (verdict 0)
         self.refused = {ids[4]}  # the judge refuses (twice): a judge error
-        self.empty = {ids[5]}  # no reply at all: unparsed, never judged
+        self.empty = {ids[5], ids[7]}  # no reply at all ("" and null content): unparsed, never judged
         self.paraphrased -= self.wrong | self.refused | self.empty
         self.judged = self.paraphrased | self.wrong | self.refused
         self.by_marker: dict[str, str] = {}
@@ -50,7 +51,7 @@ class MmeCcChat:
     def correct(self) -> set[str]:
         return {s.id for s in self.samples} - self.wrong - self.refused - self.empty
 
-    def __call__(self, body: dict) -> str:
+    def __call__(self, body: dict) -> object:
         if body["model"] == JUDGE:
             self.judge_bodies.append(body)
             prompt = message_parts(body)[0][1]
@@ -59,8 +60,8 @@ class MmeCcChat:
                 return verdict_reply(1, "refusal")
             return verdict_reply(0 if sid in self.wrong else 1, STYLES[sorted(self.judged).index(sid) % len(STYLES)])
         sample = self.oracle.sample_for(body)
-        if sample.id in self.empty:
-            return ""
+        if sample.id in self.empty:  # lmms-eval turns null content into the string "None"
+            return NullContent() if sample.id == max(self.empty) else ""
         if sample.id in self.judged:
             marker = f"[answer of {sample.id}]"
             self.by_marker[marker] = sample.id
@@ -219,3 +220,35 @@ def test_minds_eye_evalscope_llm_judge_with_a_chat_judge(tmp_path: Path, minds_e
     assert sum(not r["parsed"] and "judge_error" not in r["tags"] for r in rows) == len(chat.empty)
     assert len(chat.judge_bodies) == len(samples) - len(chat.empty)
     assert all(token_budget(b) == DEFAULT_MAX_TOKENS for b in chat.judge_bodies)
+
+
+def test_visualpuzzles_none_reply_is_not_the_option_none(tmp_path: Path, stub: StubServer) -> None:
+    """lmms-eval turns a null reply into "None"; where the right option's text is "None" it must not be chosen."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from visualpuzzles_fixtures import records
+
+    recs = records(20, seed=3)
+    for r in recs:
+        if r["options"]:
+            r["options"]["ABCD".index(r["answer"].upper())] = "None"
+    folder = tmp_path / "data" / "visualpuzzles" / "data"
+    folder.mkdir(parents=True)
+    pq.write_table(pa.Table.from_pylist([{**r, "image": {"bytes": r["image"], "path": None}} for r in recs]), folder / "test.parquet")
+    samples = visualpuzzles.samples(local_path=tmp_path / "data")
+    oracle = OracleResponder(samples)
+
+    def model(body: dict) -> object:
+        sample = oracle.sample_for(body)
+        return NullContent() if sample.metadata["options"] else f"Answer: ({sample.answer})"
+
+    stub.responder = model
+    env = harness_env(tmp_path, tmp_path / "data", LMMS_EVAL_PLUGINS="cogvis_tasks")
+    args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0"
+    out = tmp_path / "o"
+    run(["lmms-eval", "--model", "openai", "--model_args", args, "--tasks", "visualpuzzles", "--output_path", str(out)], env, tmp_path)
+    res = lmms_results(out)["results"]
+    text_options = sum(1 for r in recs if r["options"])
+    for condition in ("visualpuzzles_direct", "visualpuzzles_cot"):
+        assert res[condition]["accuracy,none"] == pytest.approx(1 - text_options / len(recs)), condition
+        assert res[condition]["unparsed_rows,none"] == text_options, condition

@@ -24,6 +24,7 @@ from openai_stub import (  # tests/ is on sys.path (pytest rootdir conftest)
     Drop,
     Fail,
     Garbage,
+    NullContent,
     StubServer,
     count_tokens,
     decode_data_url_image,
@@ -296,3 +297,9 @@ def test_judge_replies_read_back(style: str) -> None:
     assert parse_reply(letter_reply("C", style), "ABCD") == "C"
     if style == "think":  # the reasoning leans the other way: only the answer after it counts
         assert "[[0]]" in verdict_reply(1, style).split("</think>")[0]
+
+
+def test_null_content(stub: StubServer) -> None:
+    stub.responder = lambda body: NullContent()
+    choice = ask(make_client(stub)).choices[0]
+    assert choice.message.content is None and choice.finish_reason == "stop"
