@@ -252,3 +252,35 @@ def test_visualpuzzles_none_reply_is_not_the_option_none(tmp_path: Path, stub: S
     for condition in ("visualpuzzles_direct", "visualpuzzles_cot"):
         assert res[condition]["accuracy,none"] == pytest.approx(1 - text_options / len(recs)), condition
         assert res[condition]["unparsed_rows,none"] == text_options, condition
+
+
+@pytest.mark.parametrize("harness", ["lmms-eval", "evalscope"])
+def test_a_judge_budget_too_small_gives_judge_errors_that_say_so(harness: str, tmp_path: Path, mme_cc_root: Path, stub: StubServer) -> None:
+    """With 8 new tokens (the old cap) every chat verdict is cut: judge errors naming the budget, never scores."""
+    samples = mme_cc.samples(local_path=mme_cc_root)
+    chat = MmeCcChat(samples)
+    chat.refused = set()
+    stub.responder = chat
+    if harness == "lmms-eval":
+        judge_env = {"API_TYPE": "openai", "COGVIS_JUDGE_MODEL": JUDGE, "OPENAI_API_URL": stub.url, "COGVIS_JUDGE_RETRIES": "1",
+                     "COGVIS_JUDGE_RETRY_DELAY": "0", "COGVIS_JUDGE_MAX_TOKENS": "8"}  # fmt: skip
+        env = harness_env(tmp_path, mme_cc_root, LMMS_EVAL_PLUGINS="cogvis_tasks", **judge_env)
+        args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0"
+        out = tmp_path / "o"
+        cmd = ["lmms-eval", "--model", "openai", "--model_args", args, "--tasks", "mme_cc", "--output_path", str(out), "--log_samples"]
+        run(cmd, env, tmp_path)
+        logged = [json.loads(line) for f in out.rglob("*_samples_mme_cc_*.jsonl") for line in f.read_text().splitlines()]
+        rows = [r for sample in logged for r in sample["accuracy"]["repeats"]]
+    else:
+        cmd = evalscope_openai(stub.url, ["mme_cc"], tmp_path / "work", judge_model=JUDGE)
+        spec = json.loads(cmd[cmd.index("--judge") + 1])
+        spec["models"][0]["generation_config"]["max_tokens"] = 8
+        cmd[cmd.index("--judge") + 1] = json.dumps(spec)
+        proc = run(cmd, harness_env(tmp_path, mme_cc_root), tmp_path)
+        assert proc.returncode == 0, proc.stdout[-3000:]
+        reviews = sorted((tmp_path / "work" / "reviews" / MODEL).glob("*.jsonl"))
+        rows = [json.loads(line)["sample_score"]["score"]["metadata"]["row"] for f in reviews for line in f.read_text().splitlines()]
+    judged = [r for r in rows if r["tags"].get("settled") == "judge"]
+    assert len(judged) == len(chat.judged) and all("token budget" in r["tags"].get("judge_error", "") for r in judged)
+    assert not any(r["correct"] for r in judged)
+    assert all(token_budget(b) == 8 for b in chat.judge_bodies)
