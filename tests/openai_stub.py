@@ -14,6 +14,14 @@ Usage::
         ...
         assert message_parts(stub.requests[-1])[0] == ("text", "question")
 
+It can also behave like a chat model serving as a judge: it honours
+``max_tokens`` / ``max_completion_tokens`` by cutting the reply (a word, a
+punctuation mark or a run of newlines is one token each, so it never allows more
+text than a real tokenizer would for ordinary prose) and reporting
+``finish_reason: "length"``; ``latency`` delays every chat answer; and
+``verdict_reply`` / ``letter_reply`` write replies the way chat judges do (a
+preamble and a fenced JSON block, a ``<think>`` block first, a refusal).
+
 The server is designed so it can never hang a test: sockets have timeouts,
 handler threads are daemons, ``stop()`` does not wait for in-flight handlers
 and interrupts any ``Delay`` in progress.
@@ -43,10 +51,16 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_BODY_BYTES",
+    "count_tokens",
+    "letter_reply",
+    "token_budget",
+    "truncate_tokens",
+    "verdict_reply",
     "Delay",
     "Drop",
     "Fail",
     "Garbage",
+    "NullContent",
     "RecordedRequest",
     "Reply",
     "Responder",
@@ -117,7 +131,16 @@ class Drop:
     """
 
 
-ResponderAction = Fail | Delay | Garbage | Drop
+@dataclass(frozen=True)
+class NullContent:
+    """Answer 200 with ``"content": null`` (a model that returned no text, e.g. only a refusal field).
+
+    Harness clients differ here: lmms-eval's chat client passes the ``None`` on, which
+    later becomes the string ``"None"``; evalscope's becomes ``""``.
+    """
+
+
+ResponderAction = Fail | Delay | Garbage | Drop | NullContent
 #: What a responder may return: the assistant text, or an action.
 Reply = str | ResponderAction
 #: Test-supplied callable deciding the answer for each chat request body.
@@ -158,13 +181,16 @@ class StubServer:
             ``.path``), in arrival order.  Appends happen under a lock; reading
             the list from the test thread is safe.
         responder: ``(body) -> str | ResponderAction``; may be reassigned at any time.
+        latency: Seconds each chat request waits before its answer (0 by default).
         responder_errors: Exceptions raised by the responder.  Each one is also
             reported to the client as a 500 so the failure is never silent.
         models_seen: Model names seen in POST bodies (served by ``/v1/models``).
     """
 
-    def __init__(self, responder: Responder | None = None) -> None:
+    def __init__(self, responder: Responder | None = None, latency: float = 0.0) -> None:
         self.responder: Responder = responder or _default_responder
+        #: Seconds every chat answer waits before it is sent (a model's think time); may be reassigned.
+        self.latency = latency
         self.requests: list[RecordedRequest] = []
         self.responder_errors: list[BaseException] = []
         self.models_seen: list[str] = []
@@ -312,6 +338,8 @@ class _Handler(BaseHTTPRequestHandler):
                 stub.responder_errors.append(exc)
             self._send_error(500, f"responder raised {type(exc).__name__}: {exc}")
             return
+        if stub.latency > 0 and not stub._sleep(stub.latency):
+            return  # server stopping: drop the connection
         try:
             self._answer(body, reply)
         except (TimeoutError, BrokenPipeError, ConnectionResetError):
@@ -362,6 +390,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_error(reply.status, reply.message)
         elif isinstance(reply, Garbage):
             self._send_bytes(200, reply.raw, "application/json")
+        elif isinstance(reply, NullContent):
+            body_out = _completion(body, "")
+            body_out["choices"][0]["message"]["content"] = None
+            self._send_json(200, body_out)
         elif isinstance(reply, str):
             if body.get("stream"):
                 self._send_stream(body, reply)
@@ -403,13 +435,13 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def _rough_tokens(text: str) -> int:
-    """Cheap token estimate; usage only needs to be plausible, not exact."""
+    """Cheap token estimate for prompts (images included); usage only needs to be plausible."""
     return max(1, len(text) // 4) if text else 0
 
 
 def _usage(body: dict[str, Any], text: str) -> dict[str, int]:
     prompt = _rough_tokens(json.dumps(body.get("messages", [])))
-    completion = _rough_tokens(text)
+    completion = count_tokens(text)
     return {
         "prompt_tokens": prompt,
         "completion_tokens": completion,
@@ -426,14 +458,50 @@ def _envelope(body: dict[str, Any], obj: str) -> dict[str, Any]:
     }
 
 
+_TOKEN = re.compile(r"\w+|[^\w\s]|\n+")
+
+
+def count_tokens(text: str) -> int:
+    """Tokens as the stub counts them: each word, each punctuation mark, each run of newlines."""
+    return sum(1 for _ in _TOKEN.finditer(text))
+
+
+def truncate_tokens(text: str, limit: int) -> str:
+    """``text`` up to the end of its ``limit``-th token (no trailing whitespace after the cut)."""
+    if limit <= 0:
+        return ""
+    for k, match in enumerate(_TOKEN.finditer(text), start=1):
+        if k == limit:
+            return text[: match.end()]
+    return text
+
+
+def token_budget(body: dict[str, Any]) -> int | None:
+    """The request's new-token budget: ``max_completion_tokens`` (newer clients), else ``max_tokens``."""
+    for key in ("max_completion_tokens", "max_tokens"):
+        value = body.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return None
+
+
+def _cut(body: dict[str, Any], text: str) -> tuple[str, str]:
+    """The reply as a server with this budget sends it, and its finish_reason."""
+    budget = token_budget(body)
+    if budget is not None and count_tokens(text) > budget:
+        return truncate_tokens(text, budget), "length"
+    return text, "stop"
+
+
 def _completion(body: dict[str, Any], text: str) -> dict[str, Any]:
+    text, finish = _cut(body, text)
     return {
         **_envelope(body, "chat.completion"),
         "choices": [
             {
                 "index": 0,
                 "message": {"role": "assistant", "content": text},
-                "finish_reason": "stop",
+                "finish_reason": finish,
                 "logprobs": None,
             }
         ],
@@ -449,6 +517,7 @@ def _stream_events(body: dict[str, Any], text: str) -> Iterator[str]:
     ``finish_reason``, an optional usage chunk, then ``[DONE]``.
     """
     env = _envelope(body, "chat.completion.chunk")
+    text, finish = _cut(body, text)
 
     def chunk(delta: dict[str, Any], finish_reason: str | None = None) -> str:
         choice = {
@@ -463,11 +532,61 @@ def _stream_events(body: dict[str, Any], text: str) -> Iterator[str]:
     for piece in re.findall(r"\S*\s*", text):
         if piece:
             yield chunk({"content": piece})
-    yield chunk({}, finish_reason="stop")
+    yield chunk({}, finish_reason=finish)
     options = body.get("stream_options")
     if isinstance(options, dict) and options.get("include_usage"):
         yield json.dumps({**env, "choices": [], "usage": _usage(body, text)})
     yield "[DONE]"
+
+
+# --------------------------------------------------------------------------- #
+# Replies written the way chat judges write them
+# --------------------------------------------------------------------------- #
+
+#: Styles of ``verdict_reply`` / ``letter_reply``.
+JUDGE_STYLES = ("bare", "fenced", "think", "refusal")
+REFUSAL = "I'm sorry, but I can't help with grading this answer."
+
+
+def verdict_reply(score: int, style: str = "fenced") -> str:
+    """An MME-CC judge reply for ``score`` (0 or 1).
+
+    ``bare``: the JSON alone. ``fenced``: a sentence, the verdict in a ```json block, a closing
+    remark. ``think``: a ``<think>`` block that first leans the other way (with its own score),
+    then the fenced verdict. ``refusal``: no verdict at all.
+    """
+    json_verdict = '{"answer_score": [[' + str(score) + "]]}"
+    block = f"```json\n{json_verdict}\n```"
+    if style == "bare":
+        return json_verdict
+    if style == "fenced":
+        verdict = "matches" if score else "does not match"
+        return f"The model's final answer {verdict} the reference answer in every part.\n\n{block}\n\nThat is my assessment."
+    if style == "think":
+        leaning = '{"answer_score": [[' + str(1 - score) + "]]}"
+        return (
+            "<think>\nLet me compare the final answer with the reference, part by part. At first glance I would give "
+            f"{leaning}, but I should check the scoring criteria again before deciding.\n</think>\n\n"
+            f"Having checked the criteria, here is the verdict.\n{block}"
+        )
+    if style == "refusal":
+        return REFUSAL
+    raise ValueError(f"unknown judge style {style!r}; expected one of {JUDGE_STYLES}")
+
+
+def letter_reply(letter: str, style: str = "fenced") -> str:
+    """A letter-extraction judge reply naming ``letter`` (or X): bare, after a sentence, after a ``<think>`` block, or a refusal."""
+    if style == "bare":
+        return letter
+    if style == "fenced":
+        return f"The answer discusses several options before it settles on its final choice.\n\nAnswer: {letter}"
+    if style == "think":
+        other = "B" if letter != "B" else "C"
+        thought = f"The text mentions option {other} early on. Answer: {other}? No, its last statement is different."
+        return f"<think>\n{thought}\n</think>\n\nAnswer: {letter}"
+    if style == "refusal":
+        return REFUSAL
+    raise ValueError(f"unknown judge style {style!r}; expected one of {JUDGE_STYLES}")
 
 
 # --------------------------------------------------------------------------- #

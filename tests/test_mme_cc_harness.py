@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import OracleResponder, evalscope_baseline, evalscope_openai, evalscope_report, harness_env, lmms_results, run
 from openai_stub import Delay, Garbage, StubServer, message_parts
+from test_judged_harness import paper_scores
 
 from cogvis_tasks.mme_cc import benchmark as mme_cc
 
@@ -49,11 +50,14 @@ class ModelAndJudge:
         return f"Reasoning...\n{mme_cc.oracle_response(sample)}"  # Sandbagging: one true sub-answer, three changed
 
 
-def _expected(model: ModelAndJudge, samples: list) -> tuple[int, int, int]:
+def _expected(model: ModelAndJudge, samples: list) -> tuple[int, int, int, float]:
+    """(questions right, judged, judge errors, the paper's overall: macro over subtasks, then dimensions)."""
     judged = model.paraphrased | model.wrong
     errors = judged & (model.garbage | model.slow)
     correct = len(samples) - len(model.wrong) - len(errors)
-    return correct, len(judged), len(errors)
+    wrong_ids = model.wrong | errors
+    overall, _, _ = paper_scores(samples, {s.id for s in samples} - wrong_ids)
+    return correct, len(judged), len(errors), overall
 
 
 def test_lmms_eval_rule_then_judge(tmp_path: Path, mme_cc_root: Path, stub: StubServer) -> None:
@@ -79,8 +83,9 @@ def test_lmms_eval_rule_then_judge(tmp_path: Path, mme_cc_root: Path, stub: Stub
         timeout=900,
     )
     res = lmms_results(tmp_path / "o")["results"]
-    correct, judged, errors = _expected(model, samples)
-    assert res["mme_cc"]["accuracy,none"] == pytest.approx(correct / len(samples))
+    correct, judged, errors, overall = _expected(model, samples)
+    assert res["mme_cc"]["accuracy,none"] == pytest.approx(overall)
+    assert res["mme_cc"]["accuracy_per_question,none"] == pytest.approx(correct / len(samples))
     assert res["mme_cc"]["judge_errors,none"] == errors
     assert res["mme_cc"]["items,none"] == len(samples)
     judge_requests = [b for b in stub.requests if b["model"] == JUDGE]
@@ -100,9 +105,10 @@ def test_evalscope_rule_then_judge(tmp_path: Path, mme_cc_root: Path, stub: Stub
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     report = evalscope_report(work, MODEL, "mme_cc")
     metrics = {(m["identity"]["name"], json.dumps(m["identity"]["dimensions"], sort_keys=True)): m["score"] for m in report["metrics"]}
-    correct, judged, errors = _expected(model, samples)
-    assert report["primary_metric_identity"] == {"name": "accuracy", "aggregation": "mean", "dimensions": {"scope": "questions"}}
-    assert metrics[("accuracy", json.dumps({"scope": "questions"}))] == pytest.approx(correct / len(samples), abs=1e-4)
+    correct, judged, errors, overall = _expected(model, samples)
+    assert report["primary_metric_identity"] == {"name": "accuracy", "aggregation": "macro_mean", "dimensions": {"scope": "dimensions"}}
+    assert metrics[("accuracy", json.dumps({"scope": "dimensions"}))] == pytest.approx(overall, abs=1e-4)
+    assert metrics[("accuracy_per_question", json.dumps({"scope": "questions"}))] == pytest.approx(correct / len(samples), abs=1e-4)
     assert metrics[("judge_errors", json.dumps({"scope": "all"}))] == errors
     assert metrics[("rule_settled_share", json.dumps({"scope": "all"}))] == pytest.approx((len(samples) - judged) / len(samples), abs=1e-4)
     for dim in ("Spatial Reasoning", "Geometric Reasoning", "Visual Knowledge Reasoning"):

@@ -504,8 +504,8 @@ def test_special_rubrics_only_for_their_subtasks(subtask: str) -> None:
         ('{"answer_score": [[0.0]]}', False),
         ('{"answer_score": "1"}', True),
         ('{"answer_score": [["0"]]}', False),
-        ('First {"answer_score": [[1]]}, on reflection {"answer_score": [[0]]}', False),
-        ('First {"answer_score": [[0]]}, on reflection {"answer_score": [[1]]}', True),
+        ('First {"answer_score": [[1]]},\non reflection {"answer_score": [[0]]}', False),
+        ('First {"answer_score": [[0]]},\non reflection {"answer_score": [[1]]}', True),
     ],
 )
 def test_parse_judge(reply: str, verdict: bool) -> None:
@@ -682,7 +682,7 @@ def _planned_rows() -> tuple[list[RowResult], int]:
     return rows, calls
 
 
-def test_report_per_subtask_dimension_and_overall_over_questions() -> None:
+def test_report_per_subtask_dimension_and_overall_as_the_paper() -> None:
     rows, calls = _planned_rows()
     rep = build_report(rows)
     assert calls == 10  # no: 1+3, garbage: 2, yes: 2+2
@@ -696,19 +696,21 @@ def test_report_per_subtask_dimension_and_overall_over_questions() -> None:
     counting = rep.subtasks["Indoor_Deduplication_Counting"]
     assert (counting.judge_errors, counting.failed_requests, counting.unparsed_rows) == (1, 1, 0)
     assert rep.subtasks["Sandbagging"].judge_errors == 1
-    # per dimension (full names), accuracy over the dimension's questions
-    assert set(rep.dims) == {"Spatial Reasoning", "Geometric Reasoning", "Visual Knowledge Reasoning"}
+    # per dimension (full names): the unweighted mean of its subtasks (per question it would be 1/4, 3/6, 5/6)
+    assert list(rep.dims) == ["Spatial Reasoning", "Geometric Reasoning", "Visual Knowledge Reasoning"]
     assert {k: v.accuracy for k, v in rep.dims.items()} == pytest.approx(
-        {"Spatial Reasoning": 1 / 4, "Geometric Reasoning": 3 / 6, "Visual Knowledge Reasoning": 5 / 6}
+        {"Spatial Reasoning": (1.0 + 0.0) / 2, "Geometric Reasoning": (0.25 + 1.0) / 2, "Visual Knowledge Reasoning": 5 / 6}
     )
     assert {k: v.items for k, v in rep.dims.items()} == {"Spatial Reasoning": 4, "Geometric Reasoning": 6, "Visual Knowledge Reasoning": 6}
     assert rep.dimensions() == {"dimension": rep.dims}
-    # overall: micro over all 16 questions (9 right), not the macro over subtasks (0.6167) or dimensions (0.5278)
-    assert rep.overall.accuracy == pytest.approx(9 / 16) and rep.overall.items == 16
+    # overall: the unweighted mean of the dimensions, not of the subtasks (0.6167) nor over the 16 questions (9/16)
+    assert rep.overall.accuracy == pytest.approx((0.5 + 0.625 + 5 / 6) / 3) and rep.overall.items == 16
     assert rep.overall.accuracy != pytest.approx(sum(acc.values()) / len(acc))
+    assert rep.per_question.accuracy == pytest.approx(9 / 16) and rep.per_question.items == 16
     assert (rep.overall.judge_errors, rep.overall.failed_requests, rep.overall.unparsed_rows) == (2, 1, 0)
     assert rep.judge_calls == calls == 10 and rep.rule_settled == 5
     assert rep.extras() == [
+        ("accuracy_per_question", {"scope": "questions"}, pytest.approx(9 / 16), 16),
         ("judge_calls", {"scope": "all"}, 10.0, 16),
         ("rule_settled_share", {"scope": "all"}, pytest.approx(5 / 16), 16),
         ("judge_errors", {"scope": "all"}, 2.0, 16),
@@ -734,7 +736,12 @@ def test_oracle_scores_full_marks_by_rule_alone(release: Path) -> None:
     assert list(rep.subtasks) == SUBTASK_IDS and all(v.accuracy == 1.0 for v in rep.subtasks.values())
     assert rep.subtasks["Maze"].items == 4
     assert {k: v.items for k, v in rep.dims.items()} == {"Spatial Reasoning": 6, "Geometric Reasoning": 12, "Visual Knowledge Reasoning": 6}
-    assert dict((name, value) for name, _, value, _ in rep.extras()) == {"judge_calls": 0.0, "rule_settled_share": 1.0, "judge_errors": 0.0}
+    assert dict((name, value) for name, _, value, _ in rep.extras()) == {
+        "accuracy_per_question": 1.0,
+        "judge_calls": 0.0,
+        "rule_settled_share": 1.0,
+        "judge_errors": 0.0,
+    }
 
 
 def test_hub_snapshot_is_used_without_a_local_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

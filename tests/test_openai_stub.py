@@ -24,9 +24,14 @@ from openai_stub import (  # tests/ is on sys.path (pytest rootdir conftest)
     Drop,
     Fail,
     Garbage,
+    NullContent,
     StubServer,
+    count_tokens,
     decode_data_url_image,
+    letter_reply,
     message_parts,
+    truncate_tokens,
+    verdict_reply,
 )
 from PIL import Image
 
@@ -249,3 +254,52 @@ def test_oversized_body_is_rejected_without_reading_it(stub: StubServer) -> None
         assert "error" in json.loads(response.read())
     finally:
         conn.close()
+
+
+# --- behaving like a chat model that serves as a judge -------------------------------------------
+
+
+def test_max_tokens_cuts_the_reply_and_reports_length(stub: StubServer) -> None:
+    text = verdict_reply(1, "fenced")
+    stub.responder = lambda body: text
+    client = make_client(stub)
+    cut = ask(client, max_tokens=8).choices[0]
+    assert cut.finish_reason == "length" and cut.message.content == "The model's final answer matches the"
+    assert count_tokens(cut.message.content) == 8
+    full = ask(client, max_tokens=count_tokens(text)).choices[0]
+    assert full.finish_reason == "stop" and full.message.content == text
+    newer = ask(client, max_completion_tokens=3).choices[0]
+    assert newer.finish_reason == "length" and newer.message.content == "The model'"
+    streamed = list(ask(client, max_tokens=5, stream=True))
+    assert "".join(c.choices[0].delta.content or "" for c in streamed if c.choices) == truncate_tokens(text, 5)
+    assert [c.choices[0].finish_reason for c in streamed if c.choices][-1] == "length"
+
+
+def test_token_count_is_never_below_words_and_marks() -> None:
+    assert count_tokens('```json\n{"answer_score": [[1]]}\n```') == 20
+    assert count_tokens("a  b\n\n\nc") == 4  # a newline run is one token, spaces none
+    assert truncate_tokens("one, two three", 2) == "one,"
+
+
+def test_latency_delays_every_answer() -> None:
+    with StubServer(responder=lambda body: "ok", latency=0.3) as stub:
+        start = time.monotonic()
+        assert ask(make_client(stub)).choices[0].message.content == "ok"
+        assert time.monotonic() - start >= 0.3
+
+
+@pytest.mark.parametrize("style", ["bare", "fenced", "think"])
+def test_judge_replies_read_back(style: str) -> None:
+    from cogvis_tasks.minds_eye.judge import parse_reply
+    from cogvis_tasks.mme_cc.scoring import parse_judge
+
+    assert parse_judge(verdict_reply(1, style)) is True and parse_judge(verdict_reply(0, style)) is False
+    assert parse_reply(letter_reply("C", style), "ABCD") == "C"
+    if style == "think":  # the reasoning leans the other way: only the answer after it counts
+        assert "[[0]]" in verdict_reply(1, style).split("</think>")[0]
+
+
+def test_null_content(stub: StubServer) -> None:
+    stub.responder = lambda body: NullContent()
+    choice = ask(make_client(stub)).choices[0]
+    assert choice.message.content is None and choice.finish_reason == "stop"

@@ -59,6 +59,15 @@ def request_failed(response: str) -> bool:
     return response.startswith(FAILED_REQUEST_MARKERS)
 
 
+#: What an absent reply looks like once a harness made it a string (lmms-eval passes ``str(None)``).
+EMPTY_REPLIES = ("", "None")
+
+
+def empty_reply(response: str) -> bool:
+    """No answer at all: never sent to a judge, never matched against option texts, counted as unparsed."""
+    return response.strip() in EMPTY_REPLIES
+
+
 def choice_result(subtest: str, item: str, answer: str, choice: str, failed: bool, tags: Mapping[str, str]) -> RowResult:
     """The row of a multiple-choice answer: right iff the chosen option is the answer."""
     correct = bool(choice) and choice == answer and not failed

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import os
 import statistics
+import threading
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, ClassVar, Optional
 
 from evalscope.api.benchmark import VisionLanguageAdapter
@@ -24,7 +26,7 @@ from evalscope.api.messages import ChatMessageUser, ContentImage, ContentText
 from evalscope.api.metric import AggScore, SampleScore, Score
 from evalscope.api.model import GenerateConfig, get_model
 
-from ..core import controls
+from ..core import controls, judging
 from ..core import images as imgs
 from ..core.aggregate import GroupScore, RowResult, subtest_scores
 from ..core.sample import Sample, record_metadata
@@ -49,6 +51,11 @@ class CogvisAdapter(VisionLanguageAdapter):
         self._expected: dict[str, list[tuple[str, str]]] = {}
         self._rows: dict[str, list[list[RowResult]]] = {}  # subset -> rows of each repeat
         self._ask: Callable[[str], str] | None = None
+        self._judge_pool: ThreadPoolExecutor | None = None
+        self._prefetched: dict[tuple[str, int, str], Future[RowResult]] = {}
+        self._prefetch_lock = threading.Lock()
+        if self._use_judge:  # reviews after all predictions, with judge calls started as each prediction lands
+            self.use_batch_scoring = True
 
     # --- data -----------------------------------------------------------------
     def _local_path(self) -> Optional[str]:
@@ -99,10 +106,42 @@ class CogvisAdapter(VisionLanguageAdapter):
         )
 
     # --- scoring --------------------------------------------------------------
-    def match_score(self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState) -> Score:
+    def _row(self, task_state: TaskState, reference: str, prediction: str) -> RowResult:
         meta = task_state.metadata or {}
         judge = {"ask": self._judge_ask()} if self._use_judge else {}
-        row = score_row(benchmark(self.benchmark_name), meta, meta["subtest"], meta["item"], reference, original_prediction, **judge)
+        return score_row(benchmark(self.benchmark_name), meta, meta["subtest"], meta["item"], reference, prediction, **judge)
+
+    def _prefetch_key(self, task_state: TaskState, prediction: str) -> tuple[str, int, str]:
+        return (str((task_state.metadata or {}).get("cogvis_id")), int(task_state.sample_id or 0), prediction)
+
+    def _on_inference_end(self, model: Any, sample: EsSample, model_output: Any, output_dir: str, **kwargs: Any) -> TaskState:
+        """Start scoring (the judge call) as soon as a prediction lands, in the judge pool.
+
+        evalscope reviews in its worker pool (``eval_batch_size`` threads, each waiting on its judge
+        call); with batch scoring the reviews run after all predictions, and by then the judge calls
+        started here (``concurrency`` in flight) are done or under way. ``match_score`` uses a
+        prefetched row only for the same sample and prediction text, so results do not change.
+        """
+        state = super()._on_inference_end(model, sample, model_output, output_dir, **kwargs)
+        if self._use_judge and state.output is not None and not state.output.error:
+            prediction = state.output.completion
+            future = self._pool().submit(self._row, state, state.target, prediction)
+            with self._prefetch_lock:
+                self._prefetched[self._prefetch_key(state, prediction)] = future
+        return state
+
+    def _pool(self) -> ThreadPoolExecutor:
+        with self._prefetch_lock:
+            if self._judge_pool is None:
+                self._judge_pool = ThreadPoolExecutor(max_workers=self._judge_concurrency(), thread_name_prefix="cogvis-judge")
+            return self._judge_pool
+
+    def match_score(self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState) -> Score:
+        meta = task_state.metadata or {}
+        with self._prefetch_lock:
+            future = self._prefetched.pop(self._prefetch_key(task_state, original_prediction), None)
+        fresh = future is None or reference != task_state.target
+        row = self._row(task_state, reference, original_prediction) if fresh else future.result()
         return Score(
             value={"accuracy": float(row.correct)},
             main_score_name="accuracy",
@@ -137,21 +176,41 @@ class CogvisAdapter(VisionLanguageAdapter):
             return True
         return bool(getattr(bench, "LLM_EXTRACTION", False)) and str(judge.strategy) == "llm"
 
+    def _judge_concurrency(self) -> int:
+        """Judge calls in flight: ``concurrency`` in the judge model's ``model_args``, else the cogvis default."""
+        return judging.concurrency(self._task_config.judge.models[0].model_args.get("concurrency"))
+
     def _judge_ask(self) -> Callable[[str], str]:
-        """A prompt -> reply call to the first model of evalscope's judge configuration."""
-        if self._ask is None:
-            cfg = self._task_config.judge.models[0]
-            model = get_model(
-                model=cfg.model_id,
-                eval_type=cfg.eval_type or "openai_api",
-                base_url=cfg.api_url,
-                api_key=cfg.api_key.get_secret_value() if cfg.api_key else None,
-                config=GenerateConfig(**{"temperature": 0.0, "max_tokens": 8, **cfg.generation_config}),
-                model_args=dict(cfg.model_args),
-                role="judge",
-            )
-            self._ask = lambda prompt: model.generate([ChatMessageUser(content=prompt)]).completion
-        return self._ask
+        """A prompt -> reply call to the first model of evalscope's judge configuration.
+
+        The judge model's ``generation_config`` is honoured; without a ``max_tokens`` there the
+        budget is ``COGVIS_JUDGE_MAX_TOKENS`` or 1024 new tokens, and a reply the server stopped
+        at the budget is a judge error.
+        """
+        with self._prefetch_lock:
+            if self._ask is None:
+                cfg = self._task_config.judge.models[0]
+                generation = {"temperature": 0.0, **cfg.generation_config}
+                generation["max_tokens"] = judging.max_tokens(generation.get("max_tokens"))
+                model = get_model(
+                    model=cfg.model_id,
+                    eval_type=cfg.eval_type or "openai_api",
+                    base_url=cfg.api_url,
+                    api_key=cfg.api_key.get_secret_value() if cfg.api_key else None,
+                    config=GenerateConfig(**generation),
+                    model_args={k: v for k, v in cfg.model_args.items() if k != "concurrency"},
+                    role="judge",
+                )
+
+                def ask(prompt: str) -> str:
+                    output = model.generate([ChatMessageUser(content=prompt)])
+                    if output.error:
+                        raise RuntimeError(f"judge request failed: {output.error}"[:200])
+                    judging.check_finish(output.stop_reason)
+                    return output.completion
+
+                self._ask = ask
+            return self._ask
 
     def aggregate_scores(self, sample_scores: list[SampleScore]) -> list[AggScore]:
         if not sample_scores:

@@ -159,8 +159,11 @@ MME_CC_DESCRIPTION = (
     "MME-CC: 1,173 free-form questions in 11 subtasks and 3 dimensions (SR, GR, VKR), scored by the official "
     "protocol: an LLM judge (--judge models) sees the question, the reference with its scoring criteria and the "
     "answer, and returns 0/1; a rule check settles unambiguous matches first (credit only). Judge errors, judge "
-    "calls and the share settled by rule are reported; the overall score is over all questions. The paper's "
-    'decoding for open models: --generation-config \'{"temperature": 1.0, "top_p": 0.7}\'.'
+    "calls and the share settled by rule are reported. Primary score as the paper's Table 4: a dimension is the "
+    "unweighted mean of its subtasks, the overall the unweighted mean of SR, GR and VKR (`macro_mean`, scope "
+    "`dimensions`); the mean over all questions is beside it as `accuracy_per_question`. Judge: --judge models "
+    "(generation_config.max_tokens honoured, default 1024; model_args.concurrency calls in flight, default 16). "
+    'The paper\'s decoding for open models: --generation-config \'{"temperature": 1.0, "top_p": 0.7}\'.'
 )
 
 
@@ -172,7 +175,7 @@ def _mme_cc_meta(variant: str) -> BenchmarkMeta:
         [s.id for s in MME_CC_SUBTASKS],
         "MME-CC (cogvis-tasks)" + (", describe first" if describe else ""),
         MME_CC_DESCRIPTION + (f" Prompt condition (Table 5 ablation): the question, then {MME_CC_DESCRIBE!r}" if describe else ""),
-        primary_metric=MetricSelector(name="accuracy", aggregation="mean", dimensions={"scope": "questions"}),
+        primary_metric=MetricSelector(name="accuracy", aggregation="macro_mean", dimensions={"scope": "dimensions"}),
     )
 
 

@@ -16,20 +16,23 @@ import hashlib
 import json
 import os
 import statistics
-from collections.abc import Callable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import datasets
 import pyarrow as pa
+from lmms_eval.api.filter import Filter
 from PIL import Image
 
-from ..core import controls
+from ..core import controls, judging
 from ..core.aggregate import GroupScore, RowResult, scores_by, subtest_scores
 from ..core.errors import DataError
 from ..core.sample import record_metadata
 from ..core.scoring import score_row
 from ..minds_eye.report import distractor_analysis
 from ..minds_eye.tasks import COLOUR_MATCH
+from ..mme_cc.subtasks import BY_ID as MME_CC_SUBTASKS
 from ..registry import benchmark
 from .metrics import task_metrics
 
@@ -106,14 +109,86 @@ def process_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str,
 
     With lmms-eval's ``--repeats N`` a doc has N responses: each is scored, and
     the aggregations report the mean over repeats (plus ``accuracy_std``).
+    Judged rows were usually sent to the judge already, concurrently, by ``JudgePrefetch``.
     """
-    bench = benchmark(doc["benchmark"])
-    meta = record_metadata(doc)
     responses = [str(r) for r in results] or [""]
-    needs_judge = meta.get("extractor") == "llm" or getattr(bench, "REQUIRES_JUDGE", False)
-    judge = {"ask": _judge()} if needs_judge else {}
-    payload = {"repeats": [score_row(bench, meta, doc["subtest"], doc["item"], doc["answer"], r, **judge).to_dict() for r in responses]}
+    payload = {"repeats": [_scored(doc, r) for r in responses]}
+    meta = record_metadata(doc)
     return {metric: payload for metric in task_metrics(doc["benchmark"], doc["subtest"], meta.get("extractor"))}
+
+
+def _needs_judge(doc: Mapping[str, Any]) -> bool:
+    return record_metadata(doc).get("extractor") == "llm" or getattr(benchmark(doc["benchmark"]), "REQUIRES_JUDGE", False)
+
+
+#: Rows ``JudgePrefetch`` is scoring: (doc id, doc metadata, response) -> future row dict.
+_PREFETCHED: dict[tuple[str, str, str], concurrent.futures.Future[dict[str, Any]]] = {}
+#: Payload rows still waiting for their judge: token -> future (resolved by ``_per_repeat``).
+_PENDING: dict[int, concurrent.futures.Future[dict[str, Any]]] = {}
+_PENDING_KEY = "cogvis_pending_judge"
+_PREFETCH_LOCK = threading.Lock()
+
+
+def _score(doc: Mapping[str, Any], response: str) -> dict[str, Any]:
+    judge = {"ask": _judge()} if _needs_judge(doc) else {}
+    meta = record_metadata(doc)
+    return score_row(benchmark(doc["benchmark"]), meta, doc["subtest"], doc["item"], doc["answer"], response, **judge).to_dict()
+
+
+def _scored(doc: Mapping[str, Any], response: str) -> dict[str, Any]:
+    """The row of (doc, response): scored now, or (judge call under way) a placeholder ``_per_repeat`` resolves."""
+    with _PREFETCH_LOCK:
+        future = _PREFETCHED.get((doc["id"], doc["metadata"], response))
+        if future is not None and not future.done():
+            token = len(_PENDING)
+            _PENDING[token] = future
+            return {_PENDING_KEY: token}
+    return future.result() if future is not None else _score(doc, response)
+
+
+def _resolve(row: dict[str, Any]) -> dict[str, Any]:
+    """Replace a placeholder row in place by its judged row (the payload dicts are the ones lmms-eval logs)."""
+    if _PENDING_KEY in row:
+        with _PREFETCH_LOCK:
+            future = _PENDING[row[_PENDING_KEY]]
+        judged = future.result()
+        row.clear()
+        row.update(judged)
+    return row
+
+
+@functools.cache
+def _background() -> concurrent.futures.ThreadPoolExecutor:
+    return concurrent.futures.ThreadPoolExecutor(max_workers=judging.concurrency(), thread_name_prefix="cogvis-judge")
+
+
+class JudgePrefetch(Filter):
+    """lmms-eval's ``take_first``, and the task's judged rows sent to the judge at once.
+
+    lmms-eval post-processes one task at a time, each doc in a pool of
+    ``--process_docs_parallel`` (default 4) threads that would wait on its judge call.
+    A filter sees all responses of a task, so this one starts scoring them in a pool of
+    ``COGVIS_JUDGE_CONCURRENCY`` (default 16) threads shared by all tasks and returns at
+    once; ``process_results`` leaves a placeholder for a row still being judged, and the
+    task's metric functions, which lmms-eval calls after post-processing every task, wait
+    for it and write the judged row into the payload in place (so the logged samples show
+    it too). Judge calls of all tasks thus overlap. Responses pair with docs by position,
+    which holds when the task's whole split ran in this process; otherwise (``--limit``,
+    ``--offset``, several ranks) nothing is prefetched and ``process_results`` scores each
+    row itself. Results and their order are the same either way: a prefetched row is only
+    used for its own doc and response text.
+    """
+
+    def apply(self, resps: Iterable[Sequence[str]], docs: Sequence[Mapping[str, Any]]) -> list[str]:
+        firsts = [str(r[0]) if r else "" for r in resps]
+        if docs is None or len(firsts) != len(docs) or not firsts or not _needs_judge(docs[0]):
+            return firsts
+        pool = _background()
+        with _PREFETCH_LOCK:
+            for k, text in enumerate(firsts):
+                doc = docs[k]
+                _PREFETCHED[(doc["id"], doc["metadata"], text)] = pool.submit(_score, doc, text)
+        return firsts
 
 
 @functools.cache
@@ -121,7 +196,11 @@ def _judge() -> Callable[[str], str]:
     """A prompt -> reply call through lmms-eval's own judge configuration.
 
     lmms-eval's judge reads ``API_TYPE`` (provider, default openai), ``MODEL_VERSION``
-    (judge model) and the provider's variables (``OPENAI_API_KEY``, ``OPENAI_API_URL``);
+    (judge model; ``COGVIS_JUDGE_MODEL`` overrides it, since users also set
+    ``MODEL_VERSION`` for the model under test) and the provider's variables
+    (``OPENAI_API_KEY``, ``OPENAI_API_URL``). ``COGVIS_JUDGE_MAX_TOKENS`` is the reply
+    budget (default 1024: judges write prose before the verdict; a reply cut at the
+    budget is a judge error), ``COGVIS_JUDGE_CONCURRENCY`` the calls in flight (16),
     ``COGVIS_JUDGE_RETRIES`` / ``COGVIS_JUDGE_RETRY_DELAY`` bound its retries and
     ``COGVIS_JUDGE_TIMEOUT`` (seconds, default 120) each call: lmms-eval's OpenAI
     judge client sets no timeout of its own, so a hung judge would stall the run.
@@ -129,24 +208,32 @@ def _judge() -> Callable[[str], str]:
     from lmms_eval.llm_judge import Request, ServerConfig, get_server
 
     config = ServerConfig(
-        model_name=os.getenv("MODEL_VERSION", "gpt-4o-mini"),
+        model_name=os.getenv("COGVIS_JUDGE_MODEL") or os.getenv("MODEL_VERSION", "gpt-4o-mini"),
         temperature=0.0,
-        max_tokens=8,
+        max_tokens=judging.max_tokens(),
         num_retries=int(os.getenv("COGVIS_JUDGE_RETRIES", "3")),
         retry_delay=float(os.getenv("COGVIS_JUDGE_RETRY_DELAY", "2")),
     )
     server = get_server(os.getenv("API_TYPE", "openai"), config)
     timeout = float(os.getenv("COGVIS_JUDGE_TIMEOUT", "120"))
-    pool = concurrent.futures.ThreadPoolExecutor(max_workers=8, thread_name_prefix="cogvis-judge")
+    in_flight = judging.concurrency()
+    # Room for calls that timed out but still hold a thread, and for process_results' own threads.
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=2 * in_flight + 4, thread_name_prefix="cogvis-judge-call")
+    slots = threading.BoundedSemaphore(in_flight)
 
     def ask(prompt: str) -> str:
-        call = pool.submit(server.evaluate, Request(messages=[{"role": "user", "content": prompt}], config=config))
-        try:
-            response = call.result(timeout=timeout)
-        except concurrent.futures.TimeoutError:
-            raise TimeoutError(f"judge did not answer within {timeout:g} s") from None
+        with slots:
+            call = pool.submit(server.evaluate, Request(messages=[{"role": "user", "content": prompt}], config=config))
+            try:
+                response = call.result(timeout=timeout)
+            except concurrent.futures.TimeoutError:
+                raise TimeoutError(f"judge did not answer within {timeout:g} s") from None
         if not response.success:
             raise RuntimeError(response.error_message or "judge request failed")
+        raw = getattr(response, "raw_response", None)
+        choices = getattr(raw, "choices", None) or (raw.get("choices") if isinstance(raw, dict) else None) or [{}]
+        first = choices[0]
+        judging.check_finish(first.get("finish_reason") if isinstance(first, dict) else getattr(first, "finish_reason", None))
         return response.content
 
     return ask
@@ -154,7 +241,7 @@ def _judge() -> Callable[[str], str]:
 
 def _per_repeat(payloads: Sequence[Mapping[str, Any]]) -> list[list[RowResult]]:
     n = min(len(p["repeats"]) for p in payloads)
-    return [[RowResult.from_dict(p["repeats"][k]) for p in payloads] for k in range(n)]
+    return [[RowResult.from_dict(_resolve(p["repeats"][k])) for p in payloads] for k in range(n)]
 
 
 def _subtest(rows: Sequence[RowResult]) -> GroupScore:
@@ -241,6 +328,41 @@ acc_algorithmic, acc_analogical, acc_deductive, acc_inductive, acc_spatial = (
     _tagged("category", c) for c in ("algorithmic", "analogical", "deductive", "inductive", "spatial")
 )
 acc_image_options, acc_text_options = _tagged("option_type", "image"), _tagged("option_type", "text")
+
+
+class DimensionAccuracy(float):
+    """An MME-CC subtask accuracy that knows its dimension (SR, GR or VKR).
+
+    lmms-eval gives a group function only its leaves' values and sizes, in no order it
+    promises, and flattens nested groups; carrying the dimension on the value lets
+    ``mme_cc_macro`` average subtasks within dimensions, then dimensions, as the paper does.
+    It serialises as the plain float.
+    """
+
+    dimension: str
+
+    def __new__(cls, value: float, dimension: str) -> DimensionAccuracy:
+        obj = super().__new__(cls, value)
+        obj.dimension = dimension
+        return obj
+
+
+def mme_cc_accuracy(payloads: Sequence[Mapping[str, Any]]) -> float:
+    """Item accuracy of an MME-CC subtask (mean over repeats), tagged with its dimension."""
+    subtask = _per_repeat(payloads)[0][0].subtest
+    return DimensionAccuracy(accuracy(payloads), MME_CC_SUBTASKS[subtask].dimension)
+
+
+def mme_cc_macro(metrics: Sequence[float], sizes: Sequence[int], weight_by_size: bool = False) -> float:
+    """Group aggregation for MME-CC: the unweighted mean over dimensions of the unweighted mean of their subtasks."""
+    del sizes, weight_by_size
+    by_dim: dict[str, list[float]] = {}
+    for value in metrics:
+        dimension = getattr(value, "dimension", None)
+        if dimension is None:
+            raise ValueError(f"mme_cc_macro needs subtask accuracies that carry their dimension, got {value!r}")
+        by_dim.setdefault(dimension, []).append(float(value))
+    return statistics.fmean(statistics.fmean(values) for values in by_dim.values())
 
 
 def best(metrics: Sequence[float], sizes: Sequence[int], weight_by_size: bool = False) -> float:

@@ -48,8 +48,9 @@ def task_metrics(benchmark: str, subtest: str, extractor: str | None = None) -> 
             names["judge_errors"] = "judge_errors"
             names["extractor_agreement"] = "extractor_agreement"
         return names
-    if benchmark == "mme_cc":
-        names = {m: m for m in ("accuracy", "items", "failed_requests", "judge_errors", "judge_calls", "rule_settled")}
+    if benchmark == "mme_cc":  # accuracies that carry their dimension, for the groups' macro over dimensions
+        names = {"accuracy": "mme_cc_accuracy", "accuracy_per_question": "mme_cc_accuracy"}  # see group_metrics
+        names.update({m: m for m in ("items", "unparsed_rows", "failed_requests", "judge_errors", "judge_calls", "rule_settled")})
         names[f"dim_{MME_CC_DIMS[subtest].lower()}"] = "accuracy"
         return names
     if benchmark == "visualpuzzles":
@@ -61,19 +62,26 @@ def task_metrics(benchmark: str, subtest: str, extractor: str | None = None) -> 
 
 
 def group_metrics(benchmark: str, extractor: str | None = None) -> dict[str, str]:
-    """Metric name -> "mean" (unweighted over the tasks reporting it), "weighted" (by task size), "total" or "best"."""
+    """Metric name -> "mean" (unweighted over the tasks reporting it), "weighted" (by task size), or the name of a
+    group function in ``docs`` ("total", "best", "mme_cc_macro")."""
     if benchmark in ("visfactor", "visfactor_gen"):
         averaged: tuple[str, ...] = ("accuracy", "lenient")
         counted: tuple[str, ...] = ("items", "unparsed_rows", "failed_requests")
     elif benchmark == "visualpuzzles":  # a group of the two prompt conditions reports the better one
         return {"accuracy": "best", "unparsed_rows": "total", "failed_requests": "total"}
-    elif benchmark == "mme_cc":  # the paper's scores are over all questions: size-weighted means
+    elif benchmark == "mme_cc":
+        # The paper's macro: a dimension is the unweighted mean of its subtasks, the overall the unweighted mean of
+        # the dimensions. lmms-eval hands the `mme_cc` group its 11 leaves (nested groups flatten), so `accuracy`
+        # uses mme_cc_macro, which groups the leaves by the dimension their accuracy carries. Metric names match
+        # by substring: `accuracy_per_question` comes after `accuracy` so its own (size-weighted) mean is the one kept.
         return {
-            "accuracy": "weighted",
-            "dim_sr": "weighted",
-            "dim_gr": "weighted",
-            "dim_vkr": "weighted",
+            "accuracy": "mme_cc_macro",
+            "accuracy_per_question": "weighted",
+            "dim_sr": "mean",
+            "dim_gr": "mean",
+            "dim_vkr": "mean",
             "items": "total",
+            "unparsed_rows": "total",
             "failed_requests": "total",
             "judge_errors": "total",
             "judge_calls": "total",
@@ -103,6 +111,7 @@ HIGHER_IS_BETTER = frozenset(
         "dim_gr",
         "dim_vkr",
         "rule_settled",
+        "accuracy_per_question",
     }
     | {f"acc_{lvl}" for t in MINDS_EYE_TASKS.values() for lvl in t.difficulty_levels}
     | {f"acc_{lvl}" for lvl in GEN_DIFFICULTIES}

@@ -61,7 +61,9 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
 
 
-def _template(max_new_tokens: int) -> str:
+def _template(max_new_tokens: int, judged: bool = False) -> str:
+    """The keys a variant's tasks share; judged tasks score their rows concurrently in a filter (JudgePrefetch)."""
+    prefetch = f"filter_list:\n  - name: none\n    filter:\n      - function: !function {DOCS}.JudgePrefetch\n" if judged else ""
     return (
         HEADER
         + "dataset_path: json\n"
@@ -73,6 +75,7 @@ def _template(max_new_tokens: int) -> str:
         + f"doc_to_text: !function {DOCS}.doc_to_text\n"
         + "doc_to_target: answer\n"
         + f"process_results: !function {DOCS}.process_results\n"
+        + prefetch
         + "generation_kwargs:\n"
         + f"  max_new_tokens: {max_new_tokens}\n"
         + "  temperature: 0\n"
@@ -166,7 +169,7 @@ def _visfactor_gen(files: dict[str, str], manifest: dict[str, list[dict[str, str
 def _minds_eye(files: dict[str, str], manifest: dict[str, list[dict[str, str]]]) -> None:
     for prefix, variant, max_tokens, extractor, control in MINDS_EYE_VARIANTS:
         template = f"_{prefix}_template_yaml"
-        files[f"minds_eye/{template}"] = _template(max_tokens)
+        files[f"minds_eye/{template}"] = _template(max_tokens, judged=extractor == "llm")
         members = []
         for task in MINDS_EYE_TASKS:
             name = f"{prefix}_{task.id.lower()}"
@@ -226,7 +229,12 @@ def _visualpuzzles(files: dict[str, str], manifest: dict[str, list[dict[str, str
 
 
 #: (task prefix, prompt condition): the released prompts, and the paper's describe-first ablation (Table 5).
-MME_CC_VARIANTS = (("mme_cc", "default"), ("mme_cc_describe", "describe"))
+#: (task prefix, prompt variant, vision control)
+MME_CC_VARIANTS = (
+    ("mme_cc", "default", None),
+    ("mme_cc_describe", "describe", None),
+    *((f"mme_cc_{c}", "default", c) for c in CONTROLS),
+)
 
 
 def _mme_cc(files: dict[str, str], manifest: dict[str, list[dict[str, str]]]) -> None:
@@ -234,21 +242,22 @@ def _mme_cc(files: dict[str, str], manifest: dict[str, list[dict[str, str]]]) ->
     template = "_mme_cc_template_yaml"
     files[f"mme_cc/{template}"] = _template(4096)
     groups = group_metrics("mme_cc")
-    for prefix, variant in MME_CC_VARIANTS:
+    for prefix, variant, control in MME_CC_VARIANTS:
+        what = f"{control} images" if control else ("" if variant == "default" else variant)
         by_dim: dict[str, list[str]] = {}
         for sub in MME_CC_SUBTASKS:
             name = f"{prefix}_{sub.task_suffix}"
-            alias = sub.name + ("" if variant == "default" else f" ({variant})")
+            alias = sub.name + (f" ({what})" if what else "")
             files[f"mme_cc/{name}.yaml"] = _task(name, alias, template, task_metrics("mme_cc", sub.id))
-            manifest[name] = [{"benchmark": "mme_cc", "subtests": json.dumps([sub.id]), "variant": variant}]
+            manifest[name] = [_entry("mme_cc", sub.id, variant, control=control)]
             by_dim.setdefault(sub.dimension, []).append(name)
         dim_groups = []
         for dim, members in by_dim.items():
             group = f"{prefix}_dim_{dim.lower()}"
-            alias = MME_CC_DIMENSIONS[dim] + ("" if variant == "default" else f" ({variant})")
+            alias = MME_CC_DIMENSIONS[dim] + (f" ({what})" if what else "")
             files[f"mme_cc/{group}.yaml"] = _group(group, alias, members, groups)
             dim_groups.append(group)
-        label = "MME-CC" + ("" if variant == "default" else " (describe first, Table 5)")
+        label = "MME-CC" + (f" ({control} images)" if control else "" if variant == "default" else " (describe first, Table 5)")
         files[f"mme_cc/{prefix}.yaml"] = _group(prefix, label, dim_groups, groups)
 
 

@@ -6,7 +6,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 
-from ..core.aggregate import RowResult, choice_result, request_failed
+from ..core.aggregate import RowResult, choice_result, empty_reply, request_failed
 from ..core.rng import rng_for
 from ..core.sample import Sample
 from . import data, judge, prompt
@@ -152,9 +152,10 @@ def score(
     """
     failed = request_failed(response)
     letters = str(sample_meta.get("letters", "ABCD"))
-    choice = "" if failed else extract_choice(response, letters)
+    empty = empty_reply(response)
+    choice = "" if failed or empty else extract_choice(response, letters)
     extra: dict[str, str] = {}
-    if ask is not None and not failed:
+    if ask is not None and not failed and not empty:  # an absent reply is unparsed, not a judge question
         extra["rule_choice"] = choice or NONE
         try:
             choice = judge.parse_reply(ask(judge.extraction_prompt(response, letters)), letters)

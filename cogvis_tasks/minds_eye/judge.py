@@ -1,9 +1,10 @@
 """The paper's scoring protocol as an option: an LLM that only extracts the chosen letter.
 
 The judge sees the model's answer text and the option letters, never the
-reference, and replies with one letter (or X when no option was chosen). Its
-reply is parsed strictly: anything else is a judge error, counted apart and
-never scored as a wrong answer silently. Both harness adapters use this prompt
+reference, and replies with one letter (or X when no option was chosen),
+possibly after reasoning. Its reply is parsed strictly (``parse_reply``): an
+ambiguous or missing letter is a judge error, counted apart and never scored
+as a wrong answer silently. Both harness adapters use this prompt
 and parser with their own judge configuration; ``agreement`` compares the
 judge with the rule-based reader over any corpus of answers.
 """
@@ -14,6 +15,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from ..core.judging import answer_part
 from .extract import NONE, extract_choice
 
 NO_CHOICE = "X"
@@ -34,15 +36,43 @@ def extraction_prompt(response: str, letters: str) -> str:
     )
 
 
+#: An explicit answer statement in a longer reply: "Answer: C", "**Final answer:** (B)", "The answer is X".
+_STATED = re.compile(
+    r"(?i:\b(?:final\s++answer|answer|choice|letter|option)\b)[\s*_`]*+(?i:is\b)?+[\s*_`:=\-]*+"
+    r"(?:[(\[]\s*+([A-Za-z])\s*+[)\]]|([A-Z]))(?![A-Za-z0-9'])"
+    r"(?:[ \t]*+(?i:or|and|/|,)[ \t]*+[(\[]?+([A-Z])(?![A-Za-z0-9']))?+"  # a hedge: "A or C"
+)
+_BOXED = re.compile(r"\\boxed\{\s*+(?:\\text\{\s*+)?[(\[]?\s*+([A-Za-z])\s*+[)\]]?\s*+\}?\s*+\}")
+
+
 def parse_reply(reply: str, letters: str) -> str:
-    """The judge's letter (upper case) or NONE; raises JudgeReplyError on anything else."""
-    match = _REPLY.match(reply.strip()) if len(reply) <= 40 else None
-    letter = match.group(1).upper() if match else ""
+    """The judge's letter (upper case) or NONE; raises JudgeReplyError on anything else.
+
+    Reasoning (``<think>...</think>``) is ignored. What remains is either the bare answer
+    ("C", "(c)", "Answer: X") or a longer text whose final line stating an answer ("Answer: C",
+    "\\boxed{C}", or a bare letter as the last line) decides; two different letters on that line,
+    a letter outside the options, or no statement at all are judge errors.
+    """
+    text = answer_part(reply).strip()
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        raise JudgeReplyError(f"judge reply holds no answer outside its reasoning: {reply[-80:]!r}")
+    found: list[str] = []
+    for line in reversed(lines):
+        bare = _REPLY.match(line.strip()) if len(line.strip()) <= 40 else None
+        found = [bare.group(1)] if bare else [g for m in (*_STATED.finditer(line), *_BOXED.finditer(line)) for g in m.groups() if g]
+        if found:
+            break
+    picked = {f.upper() for f in found}
+    if len(picked) != 1:
+        why = f"two different letters {sorted(picked)} on its final answer line" if picked else "no answer statement"
+        raise JudgeReplyError(f"judge reply has {why}: {reply[-80:]!r}")
+    letter = picked.pop()
     if letter == NO_CHOICE:
         return NONE
-    if letter and letter in letters:
+    if letter in letters:
         return letter
-    raise JudgeReplyError(f"judge reply is not one of {letters} or {NO_CHOICE}: {reply[:80]!r}")
+    raise JudgeReplyError(f"judge reply is not one of {letters} or {NO_CHOICE}: {reply[-80:]!r}")
 
 
 @dataclass(frozen=True)

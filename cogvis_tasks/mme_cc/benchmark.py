@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping
 
-from ..core.aggregate import RowResult, request_failed
+from ..core.aggregate import RowResult, empty_reply, request_failed
 from ..core.rng import rng_for
 from ..core.sample import Sample
 from . import data, sandbagging
@@ -80,15 +80,16 @@ def score(
     can be exported from the harness logs alone (lmms-eval does not log the doc).
     """
     failed = request_failed(response)
+    empty = empty_reply(response)
     tags: dict[str, str] = {"dimension": str(sample_meta.get("dimension", ""))}
     if sample_meta.get("criteria"):
         tags["criteria"] = str(sample_meta["criteria"])
     correct = False
     by_program = None  # Sandbagging's own rule, where the reference's structure makes it certain
-    if subtest == "Sandbagging" and not failed:
+    if subtest == "Sandbagging" and not (failed or empty):
         by_program = sandbagging.verdict(response, answer)
         tags["sandbagging_check"] = "judge" if by_program is None else "rule"
-    if failed:
+    if failed or empty:  # nothing to judge: a failed request, or unparsed
         pass
     elif by_program is not None:
         correct, tags["settled"] = by_program, "rule"
@@ -112,7 +113,7 @@ def score(
         item=item,
         correct=correct and not failed,
         lenient_correct=correct and not failed,
-        parsed=bool(response.strip()) and not failed,
+        parsed=not empty and not failed,
         failed=failed,
         prediction="",
         tags=tags,

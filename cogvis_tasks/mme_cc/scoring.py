@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import re
 
+from ..core.judging import answer_part
 from .subtasks import NUMERIC_SET
 
 _FINAL = re.compile(r"(?i)(?:final\s++answer|answer)\s*+(?:is)?\s*+[:：]")
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-_SCORE = re.compile(r'"?answer_score"?\s*+:\s*+\[?\s*+\[?\s*+"?([01](?:\.0+)?+)(?![\d.eE])')
 #: Separators folded away by the rule check; signs, decimal points, slashes and % are kept (they change answers).
 _NORMALIZE = re.compile(r"[^\w.\-/+%]+", re.UNICODE)
 #: Words that make a numeric answer something other than the plain numbers it contains ("7 or 8", "not 7", "about 7").
@@ -114,12 +114,50 @@ def judge_prompt(subtask: str, question: str, reference: str, criteria: str, res
 
 
 class JudgeReplyError(ValueError):
-    """The judge reply holds no readable 0/1 answer_score."""
+    """The judge reply holds no single readable 0/1 answer_score; the message says why."""
+
+
+_NUM = r'"?+(-?\d++(?:\.\d++)?+(?:[eE][-+]?\d++)?+)"?+'
+#: A well-formed score: ``"answer_score": V``, ``[V]`` or ``[[V]]`` with balanced brackets, V a (quoted) number.
+_SCORE = re.compile(rf'"?+answer_score"?+\s*+:\s*+(?:\[\s*+\[\s*+{_NUM}\s*+\]\s*+\]|\[\s*+{_NUM}\s*+\]|{_NUM}(?!\d|\.\d|\[))')
+_FENCE = re.compile(r"```[^\n`]*+\n?(.*?)```", re.DOTALL)
 
 
 def parse_judge(reply: str) -> bool:
-    """The judge's verdict from a reply like ``{"answer_score": [[1]]}`` (the last score wins)."""
-    found = _SCORE.findall(reply[-4000:])
-    if not found:
-        raise JudgeReplyError(f"no answer_score in judge reply: {reply[:120]!r}")
-    return float(found[-1]) >= 0.5
+    """The judge's verdict from a reply such as prose, then ```` ```json {"answer_score": [[1]]} ``` ````.
+
+    The rule, in order:
+
+    1. Reasoning is ignored: ``<think>...</think>`` blocks (also ``thinking``/``reasoning``), text
+       before a closing tag whose opening was dropped, text after an unclosed opening tag.
+    2. Candidates are the well-formed scores left (``"answer_score": 1``, ``[1]``, ``[[1]]``; brackets
+       balanced, so a reply cut inside its JSON gives none). When fenced code blocks hold candidates,
+       scores in the prose around them are commentary and are ignored.
+    3. The final unit is the last fenced block holding a candidate, else the last line holding one;
+       the last candidate wins, but two different scores within that final unit are a conflict.
+    4. The verdict must be 0 or 1 (``1.0`` and ``"1"`` accepted).
+
+    Any failure raises ``JudgeReplyError`` naming the reason (no score, conflict, out of range).
+    """
+    text = answer_part(reply)
+    fences = [m.group(1) for m in _FENCE.finditer(text) if _SCORE.search(m.group(1))]
+    final = list(_SCORE.finditer(fences[-1] if fences else text))
+    if not final:
+        why = "a cut or malformed answer_score" if "answer_score" in text else "no answer_score"
+        raise JudgeReplyError(f"{why} in the judge reply outside its reasoning: {reply[-160:]!r}")
+    if not fences:  # the final unit is the line where the last score starts
+        unit = _line_span(text, final[-1].start())
+        final = [m for m in final if unit[0] <= m.start() < unit[1]]
+    values = [float(next(g for g in m.groups() if g is not None)) for m in final]
+    if len(set(values)) > 1:
+        raise JudgeReplyError(f"conflicting final scores {values} in the judge reply: {reply[-160:]!r}")
+    if values[-1] not in (0.0, 1.0):
+        raise JudgeReplyError(f"answer_score {values[-1]:g} outside {{0, 1}} in the judge reply")
+    return values[-1] == 1.0
+
+
+def _line_span(text: str, pos: int) -> tuple[int, int]:
+    """Start and end offsets of the line of ``text`` that holds ``pos``."""
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    return start, len(text) if end < 0 else end

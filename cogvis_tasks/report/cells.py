@@ -6,9 +6,9 @@ shown. Calling it for each of 1,000 resamples is too slow for full-size runs (ab
 function of an item-weight matrix (one row per resample):
 
 * ``ItemsCell``: mean item credit over the items in a mask (a subtest, a tag value
-  within a subtest, an MME-CC dimension); with weights, a weighted mean.
+  within a subtest); with weights, a weighted mean.
 * ``MacroCell``: unweighted mean over other cells (factors, domains, ART dimensions,
-  overall macros); cells absent from a resample are left out, as ``build_report``
+  MME-CC dimensions and their overall, overall macros); cells absent from a resample are left out, as ``build_report``
   leaves out groups with no items.
 * ``MaxCell``: the best of other cells (VisualPuzzles' best-of overall).
 
@@ -220,11 +220,9 @@ def specs_for(report: Any, rows: Sequence[RowResult], items: Items) -> dict[Cell
             elif table != SUBTEST:
                 tagged(table, table)
         specs[OVERALL] = MaxCell(every)
-    elif isinstance(report, MmeCcReport):
-        for group in tables.get("dimension", {}):
-            mask = np.array([MME_CC_DIMENSIONS[MME_CC_SUBTASKS[s].dimension] == group for s in subs], dtype=bool)
-            specs[("dimension", group)] = ItemsCell(mask)
-        specs[OVERALL] = ItemsCell(np.ones(len(subs), dtype=bool))
+    elif isinstance(report, MmeCcReport):  # the paper's macro: subtasks -> dimensions -> overall
+        macro("dimension", lambda s, g: MME_CC_DIMENSIONS[MME_CC_SUBTASKS[s].dimension] == g)
+        specs[OVERALL] = MacroCell(tuple(("dimension", g) for g in tables.get("dimension", {})))
     for table, groups in tables.items():
         for group in groups:
             specs.setdefault((table, group), None)

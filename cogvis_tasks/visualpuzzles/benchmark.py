@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 
-from ..core.aggregate import RowResult, choice_result, request_failed
+from ..core.aggregate import RowResult, choice_result, empty_reply, request_failed
 from ..core.rng import rng_for
 from ..core.sample import Sample
 from . import data
@@ -81,7 +81,7 @@ def samples(
 def score(sample_meta: Mapping[str, object], subtest: str, item: str, answer: str, response: str) -> RowResult:
     failed = request_failed(response)
     options = sample_meta.get("options")
-    choice = "" if failed else extract_option(response, tuple(options) if isinstance(options, list) else None)
+    choice = "" if failed or empty_reply(response) else extract_option(response, tuple(options) if isinstance(options, list) else None)
     tags = {k: str(sample_meta[k]) for k in ("category", "difficulty", "option_type") if sample_meta.get(k)}
     return choice_result(subtest, item, answer, choice, failed, tags)
 
