@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import harness_env, request_key, run
+from conftest import evalscope_baseline, evalscope_report, harness_env, report_metric, request_key, run
 from openai_stub import StubServer
 
 from cogvis_tasks.visfactor.files import write_parquet
@@ -89,3 +89,32 @@ def test_lmms_eval_cache_follows_the_data_dir(tmp_path: Path, stub: StubServer) 
         roots.append(root)
     env = lambda root: harness_env(tmp_path, root, LMMS_EVAL_PLUGINS="cogvis_tasks")  # noqa: E731
     _fresh_and_cached(tmp_path, stub, "visfactor", env(roots[0]), env(roots[1]))
+
+
+def _evalscope(work: Path, env: dict[str, str], cwd: Path, dataset_args: dict[str, Any], *extra: str) -> Any:
+    cmd = evalscope_baseline("cogvis_oracle", [GEN_TASK], work, "--dataset-args", json.dumps({GEN_TASK: dataset_args}), *extra)
+    return run(cmd, env, cwd)
+
+
+def test_evalscope_refuses_cached_answers_of_other_items(tmp_path: Path) -> None:
+    env = lambda seed: harness_env(tmp_path, tmp_path, COGVIS_GEN_ITEMS="2", COGVIS_GEN_SEED=seed)  # noqa: E731
+    subsets = {"subset_list": ["CF1", "S1"]}
+    work = tmp_path / "w"
+    first = _evalscope(work, env("1"), tmp_path, subsets)
+    report = evalscope_report(work, "cogvis_oracle", GEN_TASK)
+    assert report_metric(report, "accuracy", "macro_mean", {"scope": "subtests"})["score"] == 1.0, first.stdout[-2000:]
+
+    # The same items again: reused, still right.
+    again = _evalscope(work, env("1"), tmp_path, subsets, "--use-cache", str(work))
+    assert again.returncode == 0 and "Reusing predictions" in again.stdout + again.stderr
+    report = evalscope_report(work, "cogvis_oracle", GEN_TASK)
+    assert report_metric(report, "accuracy", "macro_mean", {"scope": "subtests"})["score"] == 1.0
+
+    # The seed from the environment is not in evalscope's identity: its cache would serve seed 1's scores.
+    other_env = _evalscope(work, env("2"), tmp_path, subsets, "--use-cache", str(work))
+    # An explicit seed is, and evalscope refuses; forced with --rerun-review the old predictions meet new items.
+    forced = _evalscope(work, env("1"), tmp_path, {**subsets, "extra_params": {"seed": 3}}, "--use-cache", str(work), "--rerun-review")
+    for proc in (other_env, forced):
+        out = proc.stdout + proc.stderr
+        assert proc.returncode != 0, out[-3000:]
+        assert "was made for another item than this run's" in out and "subset CF1" in out, out[-3000:]
