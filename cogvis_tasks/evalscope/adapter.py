@@ -206,8 +206,9 @@ class CogvisAdapter(VisionLanguageAdapter):
             sid = meta.get("cogvis_id")
             if expected.get(sid) != meta.get(DIGEST_KEY):
                 where = self._task_config.use_cache or self._task_config.work_dir
+                name = getattr(self, "name", self.benchmark_name)
                 raise ValueError(
-                    f"{getattr(self, 'name', self.benchmark_name)}, subset {subset}, row {sid!r}: the cached prediction in {where} was made for "
+                    f"{name}, subset {subset}, row {sid!r}: the cached prediction in {where} was made for "
                     "another item than this run's (data, seed or item count changed since it was cached; "
                     "--rerun-review keeps the old predictions). Use a new --work-dir, or run without --use-cache."
                 )
