@@ -76,6 +76,6 @@ def test_both_harnesses_agree_when_a_task_has_no_judged_rows(tmp_path: Path, min
 
     per_task = {t: res[f"minds_eye_llm_{t.lower()}"]["extractor_agreement,none"] for t in ("VRA", "MT")}
     assert per_task == {"VRA": pytest.approx(2 / 3), "MT": pytest.approx(2 / 3)}  # 3 items per task, one disagreement
-    expected = (6 * 1.0 + 2 * 2 / 3) / 7  # the 7 tasks with judged rows, PF left out
+    expected = (5 * 1.0 + 2 * 2 / 3) / 7  # the 7 tasks with judged rows (PF left out), VRA and MT at 2/3
     assert lmms_value == pytest.approx(expected)
-    assert es_value == pytest.approx(expected)
+    assert es_value == pytest.approx(expected, abs=1e-4)  # evalscope rounds its report to 4 decimals
