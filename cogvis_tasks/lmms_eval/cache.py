@@ -63,7 +63,7 @@ def install() -> bool:
         items = item_digests(getattr(lm, "task_dict", None) or {}, requests)
         token = _ITEMS.set(items)
         served: list[Any] = []
-        lookup = self._lookup
+        lookup = getattr(self, "_lookup", None)
 
         def watched_lookup(key: str) -> Any:
             value = lookup(key)
@@ -71,11 +71,13 @@ def install() -> bool:
                 served.append(value)
             return value
 
-        self._lookup = watched_lookup
+        if lookup is not None:
+            self._lookup = watched_lookup  # the cache's own lookup, seen on this instance only
         try:
             return execute(self, lm, reqtype, requests)
         finally:
-            del self._lookup
+            if lookup is not None:
+                del self._lookup
             _ITEMS.reset(token)
             if items:
                 _warn_cached_failures(served)
