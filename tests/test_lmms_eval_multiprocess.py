@@ -4,22 +4,25 @@
 docs over the ranks, so an item's rows (VisFactor credits an item only when all its
 rows are right) land on different ranks and are joined again only by lmms-eval's
 gather. ``--cpu`` would start one process, so the launch is ``--multi_gpu`` with
-``ACCELERATE_USE_CPU=1``, which makes the ranks meet over gloo.
+``ACCELERATE_USE_CPU=1``, which makes the ranks meet over gloo. The models here answer
+by the item they are shown (the oracle, the seeded guesser), so nothing but the split
+over ranks differs between the runs.
 """
 
 from __future__ import annotations
 
 import glob
 import json
-import zlib
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import BIN, OracleResponder, harness_env, lmms_results, run, visfactor_samples
-from openai_stub import Fail, StubServer
+from conftest import BIN, harness_env, lmms_results, run, visfactor_samples
+from openai_stub import StubServer
 
 from cogvis_tasks.core import baselines
+from cogvis_tasks.core.aggregate import subtest_scores
+from cogvis_tasks.visfactor import benchmark as visfactor
 
 pytestmark = pytest.mark.slow
 TASKS = "visfactor"
@@ -64,30 +67,40 @@ def _same_as_single_process(tmp_path: Path, args: list[str], env: dict[str, str]
     return single
 
 
+def _guesser_seed(data_root: Path) -> int:
+    """A seed under which the guesser gets some items fully right and misses others (so the item-AND matters)."""
+    samples = visfactor_samples(data_root)
+    for seed in range(1, 200):
+        rows = [visfactor.score(s.metadata, s.subtest, s.item, s.answer, baselines.guess(s, seed)) for s in samples]
+        scores = [v.accuracy for v in subtest_scores(rows).values()]
+        if any(0.0 < a < 1.0 for a in scores) and any(v.rows > v.items for v in subtest_scores(rows).values() if 0.0 < v.accuracy):
+            return seed
+    raise AssertionError("no seed gives the guesser a partly right multi-row subtest")
+
+
 @pytest.mark.parametrize("model", ["cogvis_oracle", "cogvis_random"])
 def test_baselines_under_two_processes(tmp_path: Path, data_root: Path, model: str) -> None:
     env = harness_env(tmp_path, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
-    args = ["--model", model, "--tasks", TASKS] + (["--model_args", "seed=3"] if model == "cogvis_random" else [])
+    args = ["--model", model, "--tasks", TASKS]
+    if model == "cogvis_random":
+        args += ["--model_args", f"seed={_guesser_seed(data_root)}"]
     numbers = _same_as_single_process(tmp_path, args, env)
     if model == "cogvis_oracle":
         assert numbers["visfactor"]["accuracy,none"] == 1.0
-    else:  # a guesser gets some items and misses others: the item-AND over rows split across ranks matters
+    else:  # some items right, others missed: an item's rows on two ranks are ANDed again after the gather
         assert 0.0 < numbers["visfactor"]["accuracy,none"] < 1.0
 
 
-def test_openai_back_end_under_two_processes(tmp_path: Path, data_root: Path, stub: StubServer) -> None:
-    oracle = OracleResponder(visfactor_samples(data_root))
-
-    def scripted(body: dict[str, Any]) -> object:  # right, guessed, unusable or failed, by the item shown
-        sample = oracle.sample_for(body)
-        pick = zlib.crc32(sample.id.encode()) % 8
-        if pick < 5:
-            return baselines.oracle(sample)
-        return baselines.guess(sample, 5) if pick == 5 else ("I cannot tell." if pick == 6 else Fail(500, "scripted"))
-
-    stub.responder = scripted
+def test_openai_back_end_refuses_cpu_processes_and_exits_0(tmp_path: Path, data_root: Path, stub: StubServer) -> None:
+    """lmms-eval 0.7.3's own ``openai`` model accepts only GPU/FSDP/DeepSpeed process groups, so on CPU both ranks
+    stop before any request; the launch still exits 0 and only the missing results file tells (README: harness use).
+    Once lmms-eval accepts gloo here this fails, and the comparison above applies to it as to the baselines."""
     env = harness_env(tmp_path, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
     model_args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,timeout=20,num_concurrent=4"
-    numbers = _same_as_single_process(tmp_path, ["--model", "openai", "--model_args", model_args, "--tasks", TASKS], env)
-    group = numbers["visfactor"]
-    assert group["failed_requests,none"] > 0 and group["unparsed_rows,none"] > 0 and 0.0 < group["accuracy,none"] < 1.0
+    args = ["--model", "openai", "--model_args", model_args, "--tasks", TASKS, "--output_path", str(tmp_path / "two")]
+    proc = _launch(args, env, tmp_path)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out[-3000:]
+    assert out.count("Unsupported distributed type provided") >= 2, out[-3000:]
+    assert not glob.glob(str(tmp_path / "two" / "**" / "*_results.json"), recursive=True)
+    assert not stub.requests

@@ -209,10 +209,6 @@ def _lmms_rows(path: Path, info: TaskInfo) -> tuple[list[list[RowResult]], int]:
     doc_lines: dict[object, int] = {}
     number = 0
     for number, doc in _jsonl(path):
-        doc_id = doc.get("doc_id")
-        if doc_id in doc_lines:
-            raise ReportInputError(path, f"doc {doc_id!r} is logged twice (first at line {doc_lines[doc_id]})", number, "doc_id")
-        doc_lines[doc_id] = number
         key = (
             "accuracy"
             if isinstance(doc.get("accuracy"), dict)
@@ -221,6 +217,10 @@ def _lmms_rows(path: Path, info: TaskInfo) -> tuple[list[list[RowResult]], int]:
         if key is None or not isinstance(doc[key].get("repeats"), list) or not doc[key]["repeats"]:
             raise ReportInputError(path, "logged doc has no cogvis row results (a metric holding {'repeats': [...]})", number, "accuracy")
         rows = [_row(d, path, number, f"{key}.repeats[{k}]") for k, d in enumerate(doc[key]["repeats"])]
+        doc_id = doc.get("doc_id")
+        if doc_id in doc_lines:
+            raise ReportInputError(path, f"doc {doc_id!r} is logged twice (first at line {doc_lines[doc_id]})", number, "doc_id")
+        doc_lines[doc_id] = number
         if repeats is None:
             repeats = [[] for _ in rows]
         if len(rows) != len(repeats):
