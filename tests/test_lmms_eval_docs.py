@@ -55,7 +55,8 @@ def test_process_results_and_aggregations(i3_docs: datasets.Dataset) -> None:
         if doc["item"] == i3_docs[0]["item"] and not rows:
             answer = "no idea"  # one wrong, unparseable row sinks its whole item
         out = docs.process_results(doc, [answer])
-        assert set(out) == set(task_metrics("visfactor", "I3")) == {"accuracy", "lenient", "items", "unparsed_rows", "failed_requests"}
+        assert set(out) == set(task_metrics("visfactor", "I3"))
+        assert set(out) == {"accuracy", "lenient", "items", "unparsed_rows", "failed_requests", "row_score"}
         rows.append(out["accuracy"])
     assert docs.accuracy(rows) == 0.5 and docs.items(rows) == 2 and docs.unparsed_rows(rows) == 1
     assert docs.failed_requests(rows) == 0 and docs.total([1, 2, 3], [5, 5, 5]) == 6

@@ -29,6 +29,7 @@ from evalscope.api.model import GenerateConfig, get_model
 from ..core import controls, judging
 from ..core import images as imgs
 from ..core.aggregate import GroupScore, RowResult, subtest_scores
+from ..core.identity import record_digest
 from ..core.sample import Sample, record_metadata
 from ..core.scoring import score_row
 from ..registry import benchmark
@@ -37,6 +38,8 @@ from ..registry import benchmark
 MESSAGE_KEY = "cogvis"
 #: The report pseudo-subset that holds the cross-subtest rows.
 SUMMARY_SUBSET = "ALL"
+#: Sample metadata key of the item digest (``core.identity``): what a cached prediction or review must match.
+DIGEST_KEY = "cogvis_digest"
 
 
 class CogvisAdapter(VisionLanguageAdapter):
@@ -48,7 +51,7 @@ class CogvisAdapter(VisionLanguageAdapter):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._expected: dict[str, list[tuple[str, str]]] = {}
+        self._expected: dict[str, list[tuple[str, str, str]]] = {}  # subset -> (id, item, digest) of each row
         self._rows: dict[str, list[list[RowResult]]] = {}  # subset -> rows of each repeat
         self._ask: Callable[[str], str] | None = None
         self._judge_pool: ThreadPoolExecutor | None = None
@@ -80,7 +83,9 @@ class CogvisAdapter(VisionLanguageAdapter):
             shuffle=self.shuffle,
             seed=self.seed,
         )
-        self._expected = {subset: [(s.metadata["cogvis_id"], s.metadata["item"]) for s in dataset[subset]] for subset in wanted}
+        self._expected = {
+            subset: [(s.metadata["cogvis_id"], s.metadata["item"], s.metadata[DIGEST_KEY]) for s in dataset[subset]] for subset in wanted
+        }
         return dataset, None
 
     def _sample_kwargs(self) -> dict[str, Any]:
@@ -98,7 +103,13 @@ class CogvisAdapter(VisionLanguageAdapter):
             elif value:
                 content.append(ContentText(text=str(value)))
         carried = {k: v for k, v in record.items() if k != "images"}
-        metadata = {**record_metadata(record), "cogvis_id": sample.id, "subtest": sample.subtest, "item": sample.item}
+        metadata = {
+            **record_metadata(record),
+            "cogvis_id": sample.id,
+            "subtest": sample.subtest,
+            "item": sample.item,
+            DIGEST_KEY: record_digest(record),
+        }
         return EsSample(
             input=[ChatMessageUser(content=content, metadata={MESSAGE_KEY: carried})],
             target=sample.answer,
@@ -217,6 +228,7 @@ class CogvisAdapter(VisionLanguageAdapter):
             return []
         subset = str(sample_scores[0].sample_metadata["subtest"])
         repeats = max(1, int(self.repeats or 1))
+        self._check_cached_items(subset, sample_scores)
         got: dict[tuple[str, int], RowResult] = {}
         for ss in sample_scores:
             value = ss.score.value or {}
@@ -224,7 +236,8 @@ class CogvisAdapter(VisionLanguageAdapter):
                 continue  # excluded by evalscope: treated as a failed row below
             repeat = int(ss.sample_id) % repeats if isinstance(ss.sample_id, int) else 0
             got[(ss.sample_metadata["cogvis_id"], repeat)] = RowResult.from_dict(ss.score.metadata["row"])
-        expected = self._expected.get(subset) or sorted({(sid, r.item) for (sid, _), r in got.items()})
+        expected = [(sid, item) for sid, item, _ in self._expected.get(subset, [])]
+        expected = expected or sorted({(sid, r.item) for (sid, _), r in got.items()})
         per_repeat = [
             [
                 got.get((sid, k)) or RowResult(subset, item, correct=False, lenient_correct=False, parsed=False, failed=True)
@@ -239,6 +252,30 @@ class CogvisAdapter(VisionLanguageAdapter):
             values = [s.accuracy for s in scores]
             out.append(_agg("accuracy_std", "std", {}, statistics.stdev(values), scores[0].items))
         return out
+
+    def _check_cached_items(self, subset: str, sample_scores: list[SampleScore]) -> None:
+        """Refuse scores whose item is not this run's item at that id.
+
+        evalscope reuses a work dir's predictions and reviews by sample position. Its
+        identity check misses what it does not see (a generator seed or data dir from the
+        environment), and ``--rerun-review`` reuses predictions on purpose, overwriting the
+        new sample's metadata with the cached one: either way the answers belong to other
+        items, and would be scored as such or, with other ids, as failed rows.
+        """
+        expected = {sid: digest for sid, _, digest in self._expected.get(subset, [])}
+        if not expected:
+            return
+        for ss in sample_scores:
+            meta = ss.sample_metadata or {}
+            sid = meta.get("cogvis_id")
+            if expected.get(sid) != meta.get(DIGEST_KEY):
+                where = self._task_config.use_cache or self._task_config.work_dir
+                name = getattr(self, "name", self.benchmark_name)
+                raise ValueError(
+                    f"{name}, subset {subset}, row {sid!r}: the cached prediction in {where} was made for "
+                    "another item than this run's (data, seed or item count changed since it was cached; "
+                    "--rerun-review keeps the old predictions). Use a new --work-dir, or run without --use-cache."
+                )
 
     @property
     def _lenient(self) -> bool:

@@ -3,12 +3,19 @@
 They read the request's doc from the task dict (lmms-eval passes task, split and
 doc id with every request) and answer through the core baselines. Model args:
 ``seed=N`` for the guesser (default: the package's documented default seed).
+
+Under a multi-process launch (``accelerate launch --num_processes N -m lmms_eval``)
+lmms-eval splits the docs over ranks and gathers the results; it reads the model's
+``rank``, ``world_size``, ``accelerator`` and ``device`` for that, as for its own
+API models. The answers do not depend on the rank, so the scores equal a
+single-process run.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from accelerate import Accelerator
 from lmms_eval.api.model import lmms
 
 from ..core import baselines
@@ -22,6 +29,12 @@ class _Baseline(lmms):
     def __init__(self, seed: int | str = DEFAULT_SEED, **kwargs: Any) -> None:
         super().__init__()
         self.seed = int(seed)
+        # lmms-eval's rank/world-size contract: one Accelerator per process (one process without a launcher).
+        # These models need no GPU: on CPU the ranks meet over gloo, under any launcher.
+        self.accelerator = Accelerator(cpu=True)
+        self._rank = self.accelerator.process_index
+        self._world_size = self.accelerator.num_processes
+        self.device = self.accelerator.device
 
     def _answer(self, sample: Sample) -> str:
         raise NotImplementedError

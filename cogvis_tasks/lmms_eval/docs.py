@@ -14,6 +14,7 @@ import dataclasses
 import functools
 import hashlib
 import json
+import math
 import os
 import statistics
 import threading
@@ -189,6 +190,29 @@ class JudgePrefetch(Filter):
                 doc = docs[k]
                 _PREFETCHED[(doc["id"], doc["metadata"], text)] = pool.submit(_score, doc, text)
         return firsts
+
+
+def scored_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str, Any]:
+    """``process_results`` plus the per-row score lmms-eval's own statistics read (the task YAMLs name this one).
+
+    lmms-eval computes ``<metric>_stderr_clt`` and ``_stderr_clustered`` from a ``score``
+    in a metric's per-doc payload, clustered by the task's ``cluster_key`` (``item``), and
+    its ``--baseline`` paired comparison reads a numeric per-doc ``*score`` field. Our
+    scores are item accuracies that need all of an item's rows, which no single doc has,
+    so these measure the row accuracy: the share of correct rows (mean over repeats),
+    with rows of one item as one cluster.
+    """
+    out = process_results(doc, results)
+    repeats = [_resolve(r) for r in out["accuracy"]["repeats"]]  # judged rows: wait for their (prefetched) verdict
+    score = sum(bool(r["correct"]) for r in repeats) / len(repeats)
+    out["accuracy"] = {**out["accuracy"], "score": score, "item": doc["item"]}
+    out["row_score"] = score
+    return out
+
+
+def row_score(scores: Sequence[float]) -> float:
+    """Share of correct rows (not the item accuracy: an item of several rows counts each row)."""
+    return sum(scores) / len(scores) if scores else float("nan")
 
 
 @functools.cache
@@ -369,6 +393,16 @@ def best(metrics: Sequence[float], sizes: Sequence[int], weight_by_size: bool = 
     """Group aggregation for prompt conditions: the better of the subtasks (VisualPuzzles best-of)."""
     del sizes, weight_by_size
     return max(metrics)
+
+
+def mean_present(metrics: Sequence[float], sizes: Sequence[int], weight_by_size: bool = False) -> float:
+    """Group aggregation: unweighted mean over the subtasks that have a value (NaN: e.g. no judged rows).
+
+    lmms-eval's ``mean`` turns the whole group into NaN as soon as one subtask has none.
+    """
+    del sizes, weight_by_size
+    present = [float(m) for m in metrics if not math.isnan(float(m))]
+    return sum(present) / len(present) if present else float("nan")
 
 
 def distractor_p(payloads: Sequence[Mapping[str, Any]]) -> float:

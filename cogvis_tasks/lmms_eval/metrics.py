@@ -23,7 +23,12 @@ COUNTS = ("items", "unparsed_rows", "failed_requests", "none_answers")
 
 
 def task_metrics(benchmark: str, subtest: str, extractor: str | None = None) -> dict[str, str]:
-    """Metric name -> name of the aggregation function in ``cogvis_tasks.lmms_eval.docs``."""
+    """Metric name -> name of the aggregation function in ``cogvis_tasks.lmms_eval.docs``; every task also reports
+    ``row_score`` (share of correct rows), the per-row score lmms-eval's ``--baseline`` comparison reads."""
+    return {**_task_metrics(benchmark, subtest, extractor), "row_score": "row_score"}
+
+
+def _task_metrics(benchmark: str, subtest: str, extractor: str | None = None) -> dict[str, str]:
     if benchmark in ("visfactor", "visfactor_gen"):
         names = {"accuracy": "accuracy", "lenient": "lenient"}
         names.update({m: m for m in COMMON})
@@ -62,8 +67,9 @@ def task_metrics(benchmark: str, subtest: str, extractor: str | None = None) -> 
 
 
 def group_metrics(benchmark: str, extractor: str | None = None) -> dict[str, str]:
-    """Metric name -> "mean" (unweighted over the tasks reporting it), "weighted" (by task size), or the name of a
-    group function in ``docs`` ("total", "best", "mme_cc_macro")."""
+    """Metric name -> "mean" (unweighted over the tasks reporting it), "weighted" (by task size), "mean_present"
+    (unweighted over the tasks whose value is not NaN), or the name of a group function in ``docs`` ("total", "best",
+    "mme_cc_macro")."""
     if benchmark in ("visfactor", "visfactor_gen"):
         averaged: tuple[str, ...] = ("accuracy", "lenient")
         counted: tuple[str, ...] = ("items", "unparsed_rows", "failed_requests")
@@ -92,9 +98,11 @@ def group_metrics(benchmark: str, extractor: str | None = None) -> dict[str, str
             averaged += tuple(f"acc_{level}" for level in GEN_DIFFICULTIES)
         counted = COUNTS
         if extractor == "llm":
-            averaged += ("extractor_agreement",)
             counted += ("judge_errors",)
-    return {**{m: "mean" for m in averaged}, **{m: "total" for m in counted}}
+    names = {**{m: "mean" for m in averaged}, **{m: "total" for m in counted}}
+    if extractor == "llm":  # a task whose rows were all judge errors has none: mean over the tasks that have one
+        names["extractor_agreement"] = "mean_present"
+    return names
 
 
 HIGHER_IS_BETTER = frozenset(
@@ -112,6 +120,7 @@ HIGHER_IS_BETTER = frozenset(
         "dim_vkr",
         "rule_settled",
         "accuracy_per_question",
+        "row_score",
     }
     | {f"acc_{lvl}" for t in MINDS_EYE_TASKS.values() for lvl in t.difficulty_levels}
     | {f"acc_{lvl}" for lvl in GEN_DIFFICULTIES}

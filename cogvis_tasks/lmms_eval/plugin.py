@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from lmms_eval.models.registry_v2 import ModelManifest
 
-from . import compat
+from . import cache, compat
 
 
 def manifests() -> list[ModelManifest]:
     compat.install()
+    cache.install()  # our items' identity in --use_cache keys (whatever the opt-in: only our docs are affected)
     return [
         ModelManifest(model_id="cogvis_oracle", simple_class_path="cogvis_tasks.lmms_eval.baselines.OracleModel"),
         ModelManifest(model_id="cogvis_random", simple_class_path="cogvis_tasks.lmms_eval.baselines.RandomModel"),

@@ -74,7 +74,8 @@ def _template(max_new_tokens: int, judged: bool = False) -> str:
         + f"doc_to_visual: !function {DOCS}.doc_to_visual\n"
         + f"doc_to_text: !function {DOCS}.doc_to_text\n"
         + "doc_to_target: answer\n"
-        + f"process_results: !function {DOCS}.process_results\n"
+        + f"process_results: !function {DOCS}.scored_results\n"
+        + "cluster_key: item\n"
         + prefetch
         + "generation_kwargs:\n"
         + f"  max_new_tokens: {max_new_tokens}\n"

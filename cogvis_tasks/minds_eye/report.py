@@ -117,7 +117,7 @@ class MindsEyeReport:
     none_answers: dict[str, int]
     distractors: dict[str, DistractorAnalysis]
     colour_lure: dict[str, DistractorAnalysis]  # MC with option colours: wrong answers drawn to the net's colour
-    extractor_agreement: float | None = None  # judge vs rule reader, over judged rows (None: no judge)
+    extractor_agreement: float | None = None  # judge vs rule reader: mean over tasks of their judged rows' share (None: none judged)
     judged_rows: int = 0
     breakdowns: dict[str, dict[str, GroupScore]] = field(default_factory=dict)  # BREAKDOWNS title -> "<task>/<value>"
     lures: tuple[LureTest, ...] = ()
@@ -190,7 +190,11 @@ def distractor_analysis(rows: Iterable[RowResult], kind: str = "type") -> Distra
 def build_report(rows: Iterable[RowResult]) -> MindsEyeReport:
     rows = list(rows)
     judged = [r for r in rows if "rule_choice" in r.tags and "judge_error" not in r.tags]
-    agreement = sum(r.tags["rule_choice"] == r.prediction for r in judged) / len(judged) if judged else None
+    # Per task (share of its judged rows), then the unweighted mean over the tasks that have judged rows,
+    # as every other Mind's Eye summary; lmms-eval's group aggregation can compute only this one.
+    by_task = [[r for r in judged if r.subtest == t] for t in sorted({r.subtest for r in judged})]
+    shares = [sum(r.tags["rule_choice"] == r.prediction for r in task) / len(task) for task in by_task]
+    agreement = sum(shares) / len(shares) if shares else None
     per_task = dict(sorted(subtest_scores(rows).items(), key=lambda kv: list(BY_ID).index(kv[0])))
     distractors, colour_lure = {}, {}
     for task in per_task:

@@ -199,7 +199,8 @@ def _lmms_runs(root: Path, run_dir: str, tasks: Mapping[str, TaskInfo]) -> list[
                     f"task {task!r} of model {model!r} is also in {seen[(model, task)]}; pass the runs as separate RUN_DIRs",
                 )
             seen[(model, task)] = samples_path
-            repeats = _lmms_rows(samples_path, info)
+            repeats, last_line = _lmms_rows(samples_path, info)
+            _check_lmms_counts(results, task, info, repeats, samples_path, last_line)
             run = runs.setdefault(
                 (model, info.evaluation), Run(model, LMMS_EVAL, run_dir, info.evaluation, info.benchmark, [[] for _ in repeats])
             )
@@ -216,8 +217,11 @@ def _lmms_runs(root: Path, run_dir: str, tasks: Mapping[str, TaskInfo]) -> list[
     return list(runs.values())
 
 
-def _lmms_rows(path: Path, info: TaskInfo) -> list[list[RowResult]]:
+def _lmms_rows(path: Path, info: TaskInfo) -> tuple[list[list[RowResult]], int]:
+    """Rows of each repeat, and the number of the log's last line; a doc id logged twice is an error."""
     repeats: list[list[RowResult]] | None = None
+    doc_lines: dict[object, int] = {}
+    number = 0
     for number, doc in _jsonl(path):
         key = (
             "accuracy"
@@ -227,6 +231,10 @@ def _lmms_rows(path: Path, info: TaskInfo) -> list[list[RowResult]]:
         if key is None or not isinstance(doc[key].get("repeats"), list) or not doc[key]["repeats"]:
             raise ReportInputError(path, "logged doc has no cogvis row results (a metric holding {'repeats': [...]})", number, "accuracy")
         rows = [_row(d, path, number, f"{key}.repeats[{k}]") for k, d in enumerate(doc[key]["repeats"])]
+        doc_id = doc.get("doc_id")
+        if doc_id in doc_lines:
+            raise ReportInputError(path, f"doc {doc_id!r} is logged twice (first at line {doc_lines[doc_id]})", number, "doc_id")
+        doc_lines[doc_id] = number
         if repeats is None:
             repeats = [[] for _ in rows]
         if len(rows) != len(repeats):
@@ -239,7 +247,34 @@ def _lmms_rows(path: Path, info: TaskInfo) -> list[list[RowResult]]:
             bucket.append(row)
     if repeats is None:
         raise ReportInputError(path, "empty sample log")
-    return repeats
+    return repeats, number
+
+
+def _check_lmms_counts(
+    results: Mapping[str, Any], task: str, info: TaskInfo, repeats: list[list[RowResult]], path: Path, last_line: int
+) -> None:
+    """The log must hold what lmms-eval counted for the task: its docs, failed requests and unparsed rows.
+
+    A log cut short (a run killed while writing) or edited would otherwise be scored as if complete.
+    """
+    n_samples = (results.get("n-samples") or {}).get(task) or {}
+    logged = len(repeats[0])
+    expected = n_samples.get("effective") if isinstance(n_samples, Mapping) else None
+    counts = {"rows": (logged, expected)}
+    numbers = results["results"].get(task) or {}
+    scores = [subtest_scores(rows)[info.subtest] for rows in repeats]
+    for name in ("failed_requests", "unparsed_rows", "items"):
+        value = numbers.get(f"{name},none")
+        got = scores[0].items if name == "items" else sum(getattr(s, name) for s in scores)
+        counts[name] = (got, value)
+    for name, (got, value) in counts.items():
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and got != value:
+            raise ReportInputError(
+                path,
+                f"the log holds {got} {name.replace('_', ' ')} but lmms-eval counted {value:g} for task {task!r} "
+                "(a partial or edited log: rerun the task or restore the file)",
+                last_line,
+            )
 
 
 # --- evalscope -------------------------------------------------------------------------------------
@@ -304,6 +339,8 @@ def _evalscope_run(work: Path, report_path: Path, report: Mapping[str, Any], sub
             raise ReportInputError(report_path, f"subset {subset!r} has no review file {path.name}")
         sources.append(str(path))
         got: dict[tuple[int, int], RowResult] = {}
+        got_lines: dict[tuple[int, int], int] = {}
+        last_line = 0
         for number, review in _jsonl(path):
             if benchmark is None and not _carries_cogvis_sample(review):
                 return None  # evalscope's own benchmarks (or others) are not ours to report
@@ -320,7 +357,10 @@ def _evalscope_run(work: Path, report_path: Path, report: Mapping[str, Any], sub
                 )
             sample_id = review.get("sample_score", {}).get("sample_id", review.get("index"))
             index = int(review.get("index", sample_id))
-            got[(index // repeats, int(sample_id) % repeats if isinstance(sample_id, int) else 0)] = row
+            key = (index // repeats, int(sample_id) % repeats if isinstance(sample_id, int) else 0)
+            if key in got_lines:
+                raise ReportInputError(path, f"sample {index} is reviewed twice (first at line {got_lines[key]})", number, "index")
+            got[key], got_lines[key], last_line = row, number, number
         counts = summary.get("metadata") or {}
         seen = 1 + max((p for p, _ in got), default=-1)
         # The report's row count locates failed samples dropped at the end of a subset; with --repeats it counts
@@ -336,11 +376,30 @@ def _evalscope_run(work: Path, report_path: Path, report: Mapping[str, Any], sub
                     f"{subset}: {len(missing)} row(s) missing from the evalscope reviews (requests that failed under "
                     "--ignore-errors) are counted as failed rows, as evalscope's own report does"
                 )
+        if repeats == 1:
+            _check_evalscope_counts(per_repeat[0][-expected_rows:] if expected_rows else [], subset, counts, path, last_line)
         if isinstance(summary.get("score"), (int, float)) and "items" in counts:
             harness_subtests[subset] = (float(summary["score"]), int(counts["items"]))
     if benchmark is None:
         return None
     return Run(model, EVALSCOPE, run_dir, dataset, benchmark, per_repeat, sources, harness_subtests, notes)
+
+
+def _check_evalscope_counts(rows: list[RowResult], subset: str, counts: Mapping[str, Any], path: Path, last_line: int) -> None:
+    """The reviews (with the dropped failures restored) must give the counts our adapter wrote into the report."""
+    if not rows:
+        return
+    score = subtest_scores(rows)[subset]
+    got = {"rows": len(rows), "items": score.items, "failed_requests": score.failed_requests, "unparsed_rows": score.unparsed_rows}
+    for name, value in got.items():
+        expected = counts.get(name)
+        if isinstance(expected, int) and not isinstance(expected, bool) and expected != value:
+            raise ReportInputError(
+                path,
+                f"the reviews give {value} {name.replace('_', ' ')} but the evalscope report counted {expected} for subset "
+                f"{subset!r} (a partial or edited review file: rerun the subset or restore the file)",
+                last_line,
+            )
 
 
 def _carries_cogvis_sample(review: Mapping[str, Any]) -> bool:
