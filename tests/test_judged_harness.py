@@ -66,7 +66,7 @@ class MmeCcChat:
             marker = f"[answer of {sample.id}]"
             self.by_marker[marker] = sample.id
             return f"After checking every part, my conclusion {marker} is put in other words."
-        return f"Reasoning...\nFinal answer: {sample.answer}"
+        return "Reasoning...\n" + mme_cc.oracle_response(sample)  # Sandbagging: one true sub-answer, three changed
 
 
 def paper_scores(samples: list, correct: set[str]) -> tuple[float, float, dict[str, float]]:
