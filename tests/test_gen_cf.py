@@ -238,6 +238,65 @@ def test_cf2_scene_properties() -> None:
                     assert len(missing) == 1 and model - edges == {tuple(missing[0])}
 
 
+def _line_length(edges) -> float:
+    """Total line length in grid units: what a pattern's ink amounts to."""
+    return sum(2**0.5 if e[0] != e[2] and e[1] != e[3] else 1.0 for e in edges)
+
+
+def _ink_picker_hits(rows: list[tuple[float, bool]]) -> tuple[int, int]:
+    """Hits of "T iff the pattern carries more ink than the median pattern", and of the majority answer."""
+    median = float(np.median([ink for ink, _ in rows]))
+    hits = sum((ink > median) == present for ink, present in rows)
+    majority = max(sum(p for _, p in rows), sum(not p for _, p in rows))
+    return hits, majority
+
+
+def test_cf2_ink_picker_is_at_the_majority_rate() -> None:
+    """Closed cue: CF2 patterns that contain the model used to carry more ink (easy: 62% for "more ink
+    means T", majority 51%). Per preset, that picker (by line length, the cause, and by the rendered PNGs'
+    dark pixels for a sample) is no better than always giving the majority answer (3.5 sd of slack)."""
+    for name, config in cf2.PRESETS.items():
+        rows, pixel_rows = [], []
+        for index in range(200):
+            item = cf2.generate(12, index, config, render=index < 40)
+            scene = item.metadata["scene"]
+            for k, (pattern, present) in enumerate(zip(scene["patterns"], scene["present"], strict=True)):
+                rows.append((_line_length(pattern), present))
+                if item.rows[k].images:
+                    pixel_rows.append((float((255 - _gray(item.rows[k].images[1])).sum()), present))
+        for sample in (rows, pixel_rows):
+            hits, majority = _ink_picker_hits(sample)
+            assert hits <= majority + 3.5 * (len(sample) * 0.25) ** 0.5, (name, hits, majority, len(sample))
+
+
+def test_cf1_pattern_ink_does_not_follow_the_answers() -> None:
+    """Closed cue: a CF1 pattern holding more of the five figures used to overshoot its edge target and
+    carry more ink (easy: +6 points over the majority class for a learned ink threshold). Now its line
+    length (the ink, measured on the rendered PNG for a sample) is uncorrelated with how many figures it
+    holds: |Pearson r| under 3.5 / sqrt(n) per preset."""
+    for name, config in cf1.PRESETS.items():
+        present, length, pixels = [], [], []
+        for index in range(200):
+            item = cf1.generate(12, index, config, render=index < 60)
+            present.append(sum(item.metadata["scene"]["present"]))
+            length.append(_line_length(item.metadata["scene"]["pattern_edges"]))
+            if item.rows[0].images:
+                pixels.append(float((255 - _gray(item.rows[0].images[1])).sum()))
+        for ink in (length, pixels):
+            r = float(np.corrcoef(present[: len(ink)], ink)[0, 1])
+            assert abs(r) < 3.5 / len(ink) ** 0.5, (name, r, len(ink))
+
+
+def test_cf2_patterns_of_an_item_have_equal_edge_counts() -> None:
+    """The cause of the ink cue, closed exactly: all five patterns of an item have the same numbers of
+    straight and of diagonal edges (so the same line length), whichever of them contain the model."""
+    for _name, config in _configs("CF2"):
+        for index in range(60):
+            scene = cf2.generate(5, index, config, render=False).metadata["scene"]
+            counts = {(len(p), sum(e[0] != e[2] and e[1] != e[3] for e in p)) for p in scene["patterns"]}
+            assert len(counts) == 1, (config, index, counts)
+
+
 def test_cf2_images_show_the_grid_named_in_the_prompt() -> None:
     for _name, config in _configs("CF2"):
         item = cf2.generate(8, 0, config)

@@ -38,7 +38,8 @@ CUSTOM = {
     ],
     "SS3": [
         ss3.Config(rows=4, cols=5, buildings=6, blocked_fraction=0.25, min_route_length=3, min_turns=0, cell_px=60),
-        ss3.Config(rows=10, cols=10, buildings=20, blocked_fraction=0.1, min_route_length=8, min_turns=3),
+        # 14 decoys, not 20: each needs a route of its own that differs from the real one (see ss3.place_buildings)
+        ss3.Config(rows=10, cols=10, buildings=14, blocked_fraction=0.1, min_route_length=8, min_turns=2),
     ],
 }
 # (preset items, custom items) per generator: >= 1,000 verified items each.
@@ -193,6 +194,47 @@ def test_ss3_routes_are_unique_and_pass_one_building() -> None:
         start, end = re.search(r"from ([A-Z]+) to ([A-Z]+)", item.rows[0].question).groups()
         assert re.search(r"from ([A-Z]+) to ([A-Z]+)", item.rows[1].question).groups() == (end, start)
         assert {tuple(scene["labels"][start]), tuple(scene["labels"][end])} == {route[0], route[-1]}
+
+
+def _ss3_geometry_pickers(item: base.GeneratedItem) -> dict[str, set[int]]:
+    """Buildings each route-blind rule would pick (ties: all of them): nearest the straight start-end line,
+    nearest the start, the end, the midpoint, smallest detour start-building-end, inside the start-end box."""
+    scene = item.metadata["scene"]
+    start, end = re.search(r"from ([A-Z]+) to ([A-Z]+)", item.rows[0].question).groups()
+    s, e = (np.array(scene["labels"][name], float) for name in (start, end))
+    d = e - s
+    score: dict[str, dict[int, float]] = {k: {} for k in ("line", "start", "end", "midpoint", "detour", "outside_box")}
+    for b in scene["buildings"]:
+        x0, y0, x1, y1 = b["square"]
+        c = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+        foot = s + np.clip(np.dot(c - s, d) / np.dot(d, d), 0, 1) * d
+        lo, hi = np.minimum(s, e), np.maximum(s, e)
+        for name, value in (
+            ("line", np.linalg.norm(c - foot)),
+            ("start", np.linalg.norm(c - s)),
+            ("end", np.linalg.norm(c - e)),
+            ("midpoint", np.linalg.norm(c - (s + e) / 2)),
+            ("detour", np.linalg.norm(c - s) + np.linalg.norm(c - e)),
+            ("outside_box", float(not ((lo <= c) & (c <= hi)).all())),
+        ):
+            score[name][b["number"]] = float(value)
+    return {name: {n for n, v in values.items() if v == min(values.values())} for name, values in score.items()}
+
+
+def test_ss3_route_blind_pickers_lost_their_edge() -> None:
+    """Narrowed cue: the building nearest the straight start-end line used to be the answer in 70% of normal
+    and hard items (chance 10% / 6.7%); near the start, the end, the midpoint or inside the box did
+    nearly as well (53-66%). Decoys now sit along routes drawn like the real one. Not yet at chance (a
+    300-item audit still finds about 15-21% for the best of these rules), so the bound here is 30%:
+    any return of the old design fails it by a wide margin."""
+    for name, n in (("normal", 40), ("hard", 30)):
+        items = [ss3.generate(31, i, ss3.PRESETS[name]) for i in range(n)]
+        hits: dict[str, float] = {}
+        for item in items:
+            answer = int(item.rows[0].answer)
+            for rule, chosen in _ss3_geometry_pickers(item).items():
+                hits[rule] = hits.get(rule, 0.0) + (answer in chosen) / len(chosen)
+        assert max(hits.values()) <= 0.3 * n, (name, hits)
 
 
 def test_ss3_labels() -> None:

@@ -9,6 +9,15 @@ up to a count drawn from N(density * |E|, edge_sd), skipping any edge that would
 complete a figure that must stay absent. A figure is in the pattern iff some
 translation maps all its edges into the pattern's edges.
 
+Closed cue (ink): the count used to be topped up only to the target, so a pattern
+holding more figures overshot it and carried more ink (easy: +6 to +10 points over the
+majority class for "more ink means T"). Now ``max_present`` figures get a place and
+the present ones are drawn from them; the straight and the diagonal edge targets are at
+least the counts of the outer square plus all placed figures, and the pattern is filled
+to exactly those targets: its edge counts and line length never depend on how many or
+which figures are present. On the easy 5 x 5 grid this makes patterns a little denser
+than the official mean.
+
 Why every figure has a horizontal or vertical edge: lines made only of diagonals also
 line up after a shift of half a lattice unit in both directions, so a diamond could
 truly appear in a pattern at a position the lattice test never looks at.
@@ -168,31 +177,57 @@ def make_figures(rng: random.Random, config: Config) -> list[tuple[Edge, ...]]:
     raise RuntimeError(f"CF1: cannot find {config.figures} distinct figures for {config}")
 
 
+def is_diagonal(e: Edge) -> bool:
+    return e[0] != e[2] and e[1] != e[3]
+
+
+def _split(edges) -> tuple[int, int]:
+    """(straight, diagonal) edge counts: together they fix the pattern's total line length, so its ink."""
+    diagonal = sum(map(is_diagonal, edges))
+    return len(edges) - diagonal, diagonal
+
+
 def build_scene(rng: random.Random, config: Config) -> dict:
     n = config.grid
     all_edges = lattice_edges(n)
+    straight_all, _ = _split(all_edges)
     for _ in range(1000):
         figures = make_figures(rng, config)
-        present = sorted(rng.sample(range(config.figures), rng.randint(config.min_present, config.max_present)))
+        # max_present figures get a place and the present ones are drawn from them: the edge targets depend
+        # on these places but never on how many or which of them are present, so the pattern's ink says
+        # nothing about the answers.
+        placed = {i: rng.choice(placements(figures[i], n)) for i in sorted(rng.sample(range(config.figures), config.max_present))}
+        present = sorted(rng.sample(sorted(placed), rng.randint(config.min_present, config.max_present)))
         absent = [figures[j] for j in range(config.figures) if j not in present]
         pattern = perimeter(n)
         where = {}
         for i in present:
-            dr, dc = rng.choice(placements(figures[i], n))
+            dr, dc = placed[i]
             where[i] = [dr, dc]
             pattern |= set(shifted(figures[i], dr, dc))
         if any(contains(pattern, fig, n) for fig in absent):
             continue
-        target = round(rng.gauss(config.density * len(all_edges), config.edge_sd))
-        target = max(len(pattern), min(len(all_edges), target))
+        reserved = perimeter(n).union(*(shifted(figures[i], dr, dc) for i, (dr, dc) in placed.items()))
+        total = round(rng.gauss(config.density * len(all_edges), config.edge_sd))
+        want_straight = round(total * straight_all / len(all_edges))
+        floor_straight, floor_diagonal = _split(reserved)
+        targets = {False: max(floor_straight, want_straight), True: max(floor_diagonal, total - want_straight)}
+        have = {False: 0, True: 0}
+        for e in pattern:
+            have[is_diagonal(e)] += 1
         candidates = [e for e in all_edges if e not in pattern]
         rng.shuffle(candidates)
         for e in candidates:
-            if len(pattern) >= target:
-                break
+            kind = is_diagonal(e)
+            if have[kind] >= targets[kind]:
+                continue
             pattern.add(e)
             if any(completes(pattern, fig, e) for fig in absent):
                 pattern.discard(e)
+            else:
+                have[kind] += 1
+        if have != targets:
+            continue  # the absent figures left too few usable edges
         answers = [contains(pattern, fig, n) for fig in figures]
         if [i for i, a in enumerate(answers) if a] != present:  # cannot happen; kept as a guard
             continue
@@ -202,7 +237,7 @@ def build_scene(rng: random.Random, config: Config) -> dict:
             "pattern_edges": [list(e) for e in sorted(pattern)],
             "present": answers,
             "placements": {str(i): where[i] for i in present},
-            "edge_target": target,
+            "edge_target": targets[False] + targets[True],
         }
     raise RuntimeError(f"CF1: no item found for {config}")
 

@@ -2,10 +2,17 @@
 
 Geometry: a g x g grid of dots whose unit edges join 4-neighbours and diagonal
 neighbours. The model is a connected set of edges (a random trail, no two diagonals
-crossing). Each of the five patterns is a random spanning tree of the grid (randomised
-depth-first search) plus extra random edges up to ``density`` of all edges. A pattern
-that must contain the model gets all model edges; one that must not gets every model
-edge but one (a near miss), and the missing edge is kept out of its tree and extras.
+crossing). A pattern that must contain the model gets all model edges; one that must
+not gets every model edge but one (a near miss). Straight edges from a randomised
+depth-first search (plus joins) make it a spanning tree of the grid, then random extra
+edges bring it to ``density`` of all edges; the missing edge is kept out of both.
+
+Closed cue (ink): patterns used to be a full spanning tree plus the model, topped up
+only to the density target, so on sparse settings a pattern holding the whole model
+overshot the target more often and carried more ink (easy: +6 to +10 points over the
+majority class). Now every pattern of an item gets exactly the same number of straight
+and of diagonal edges (``edge_targets``: floors that hold whatever the answers), so the
+same line length, whether or not it contains the model.
 Containment is at a fixed position: the model counts only where it is drawn, on the
 same dots (no shift, rotation or mirror), so the answer is a subset test of edge sets.
 
@@ -76,33 +83,82 @@ def random_model(rng: random.Random, g: int, size: int) -> list[Edge]:
     raise RuntimeError(f"CF2: no trail of {size} edges found on a {g} x {g} grid")
 
 
-def spanning_tree(rng: random.Random, g: int, banned: set[Edge]) -> set[Edge]:
-    """Randomised depth-first search over the grid graph without the ``banned`` edges."""
-    start = (rng.randrange(g), rng.randrange(g))
-    seen, stack, tree = {start}, [start], set()
+def is_diagonal(e: Edge) -> bool:
+    return e[0] != e[2] and e[1] != e[3]
+
+
+def _straight_step(p: tuple[int, int], q: tuple[int, int]) -> bool:
+    return p[0] == q[0] or p[1] == q[1]
+
+
+def spanning_edges(rng: random.Random, g: int, start: set[Edge], banned: set[Edge]) -> set[Edge]:
+    """Straight edges that join ``start`` into a spanning tree of the grid: a randomised depth-first search
+    out of the dots ``start`` touches (new dots only), then joins between the pieces left over."""
+    dots = {p for e in start for p in (e[:2], e[2:])}
+    parent = {p: p for p in ((r, c) for r in range(g) for c in range(g))}
+
+    def root(p):
+        while parent[p] != p:
+            parent[p] = parent[parent[p]]
+            p = parent[p]
+        return p
+
+    for e in start:
+        parent[root(e[:2])] = root(e[2:])
+    seen, stack, tree = set(dots), sorted(dots), set()
+    rng.shuffle(stack)
     while stack:
         cur = stack[-1]
-        options = [q for q in neighbours(cur, g) if q not in seen and edge(cur, q) not in banned]
+        options = [q for q in neighbours(cur, g) if _straight_step(cur, q) and q not in seen and edge(cur, q) not in banned]
         if not options:
             stack.pop()
             continue
         q = rng.choice(options)
         seen.add(q)
         tree.add(edge(cur, q))
+        parent[root(q)] = root(cur)
         stack.append(q)
+    joins = [e for e in lattice_edges(g) if not is_diagonal(e) and e not in banned]
+    rng.shuffle(joins)
+    for e in joins:
+        a, b = root(e[:2]), root(e[2:])
+        if a != b:
+            parent[a] = b
+            tree.add(e)
     return tree
+
+
+def edge_targets(config: Config, model: list[Edge]) -> dict[bool, int]:
+    """Straight and diagonal edge counts every pattern of the item gets, whatever the answers.
+
+    A pattern is the model (or the model less one edge) joined by straight edges into a spanning tree,
+    then topped up: that needs at most ``straight(model) + g*g - dots(model) + 1`` straight edges (one more
+    if the missing edge splits the model) and ``diagonal(model)`` diagonals, so these floors and the
+    density target fix both counts for all five patterns: equal counts of each kind, equal line length."""
+    g, edges = config.grid, lattice_edges(config.grid)
+    diagonal = sum(map(is_diagonal, model))
+    dots = len({p for e in model for p in (e[:2], e[2:])})
+    want = round(config.density * len(edges))
+    want_diagonal = round(want * sum(map(is_diagonal, edges)) / len(edges))
+    return {False: max(len(model) - diagonal + g * g - dots + 1, want - want_diagonal), True: max(diagonal, want_diagonal)}
 
 
 def make_pattern(rng: random.Random, config: Config, model: list[Edge], present: bool) -> tuple[set[Edge], list[Edge]]:
     """A pattern and the model edges deliberately left out of it."""
     missing = [] if present else [rng.choice(model)]
     banned = set(missing)
-    pattern = {e for e in model if e not in banned} | spanning_tree(rng, config.grid, banned)
+    kept = {e for e in model if e not in banned}
+    pattern = kept | spanning_edges(rng, config.grid, kept, banned)
+    targets = edge_targets(config, model)
     candidates = [e for e in lattice_edges(config.grid) if e not in pattern and e not in banned]
     rng.shuffle(candidates)
-    target = round(config.density * len(lattice_edges(config.grid)))
-    while candidates and (len(pattern) < target or pattern <= set(model)):
-        pattern.add(candidates.pop())
+    have = {False: 0, True: 0}
+    for e in pattern:
+        have[is_diagonal(e)] += 1
+    for e in candidates:
+        if have[is_diagonal(e)] < targets[is_diagonal(e)]:
+            pattern.add(e)
+            have[is_diagonal(e)] += 1
     return pattern, missing
 
 
@@ -114,8 +170,8 @@ def build_scene(rng: random.Random, config: Config) -> dict:
         flags = [True] * k + [False] * (config.patterns - k)
         rng.shuffle(flags)
         patterns, missing = zip(*(make_pattern(rng, config, model, flag) for flag in flags), strict=True)
-        if len({frozenset(p) for p in patterns}) < len(patterns):
-            continue  # five different patterns
+        if len({frozenset(p) for p in patterns}) < len(patterns) or any(p <= set(model) for p in patterns):
+            continue  # five different patterns, each more than the model
         answers = [set(model) <= p for p in patterns]
         return {
             "grid": g,

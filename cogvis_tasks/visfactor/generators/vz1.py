@@ -4,10 +4,20 @@ A target polygon with integer vertices is cut into 3 to 5 convex pieces by strai
 cuts whose slopes come from {0, inf, +-1, +-2, +-3}; all arithmetic is exact
 (``Fraction``), so the true pieces tile the target with no gap and no overlap by
 construction (unlike the official code, nothing can be dropped). The remaining
-candidates are distractors cut from a true piece, kept only if no subset of
-candidates that contains them has the target's area, so no distractor can be part
-of any tiling (the area argument). Pieces are drawn at the target's scale, turned
-but never flipped. Every row shows the shape and all five pieces and asks about one.
+candidates are distractors: each is a random piece of another cut of the same target
+into as many pieces, kept only if no subset of candidates that contains it has the
+target's area, so no distractor can be part of any tiling (the area argument). Pieces
+are drawn at the target's scale, turned but never flipped. Every row shows the shape
+and all five pieces and asks about one.
+
+Closed cue (size and count): distractors used to be cut down from a true piece (keeping
+40-90% of it), so true pieces were about 1.6x larger, and the number of true pieces was
+fixed per preset: "all but the smallest" (or "the three largest") cleared 28-47% of
+items (chance 3%). Now distractors come from the same cutting process as the true
+pieces (a random piece of another cut of the target, into a count drawn like the true
+one), and the true-piece count varies in every preset, drawn with weight C(5, k), so a
+picker that guesses the count and then the largest pieces stays near the item chance
+(4% at best for counts 2 to 4).
 """
 
 from __future__ import annotations
@@ -138,21 +148,32 @@ def _pieces(rng: random.Random, config: Config, target: Poly, n: int) -> list[Po
     return pieces
 
 
-def _distractor(rng: random.Random, config: Config, pieces: list[Poly], others: list[Poly], total: int) -> Poly | None:
-    """A part of a true piece whose area, with any subset of the other candidates, misses the target's."""
+def _distractor(rng: random.Random, config: Config, target: Poly, n: int, others: list[Poly]) -> Poly | None:
+    """A piece of another cut of the target into ``n`` pieces whose area, with any subset of the other
+    candidates, misses the target's (so it cannot be part of any tiling).
+
+    ``n`` is drawn like the true-piece count, independently for each distractor: cut like the true pieces,
+    a distractor has their size, shape and edge statistics, and the sizes in an item do not give away how
+    many pieces are true (with ``n`` equal to the true count, every candidate would be about 1/n of the
+    target and the count, so a third of the guessing, would be known)."""
+    total = _area2(target)
     sums = {sum(_area2(p) for p in s) for r in range(len(others) + 1) for s in combinations(others, r)}
     for _ in range(60):
-        source = rng.choice(pieces)
-        parts = _random_cut(rng, source, config.slopes)
-        if not parts:
+        cut = _pieces(rng, config, target, n)
+        if cut is None:
             continue
-        part = parts[rng.randrange(2)]
-        keep = _area2(part) / _area2(source)
-        if not (config.keep_min <= keep <= config.keep_max and _fat(part)):
-            continue
+        part = rng.choice(cut)
         if total - _area2(part) not in sums and all(_area2(part) != _area2(o) for o in others):
             return part
     return None
+
+
+def _piece_count(rng: random.Random, config: Config) -> int:
+    """How many candidates are true pieces: k with weight C(5, k), the number of answer patterns with k
+    pieces, so guessing the count and then the pieces does no better than guessing a pattern among those
+    counts (the count is no cue)."""
+    counts = list(range(config.pieces_min, config.pieces_max + 1))
+    return rng.choices(counts, weights=[math.comb(N_CANDIDATES, k) for k in counts])[0]
 
 
 def _rotation(rng: random.Random, mode: str) -> int:
@@ -161,17 +182,15 @@ def _rotation(rng: random.Random, mode: str) -> int:
 
 @dataclass(frozen=True)
 class Config:
-    pieces_min: int = 3
-    pieces_max: int = 4  # up to 5; an item with 5 true pieces has no distractor
+    pieces_min: int = 2
+    pieces_max: int = 4  # up to 5 (then the item may have no distractor)
     size_min: int = 6  # sides of the target's bounding rectangle, in units
     size_max: int = 10
     corner_cuts_min: int = 0
     corner_cuts_max: int = 2
     slopes: tuple[str, ...] = ("0", "inf", "1", "-1", "2", "-2")
     rotation: str = "any"  # how pieces are turned: not at all, quarter turns, any whole degree
-    min_piece_frac: float = 0.08  # smallest true piece, as a fraction of the target's area
-    keep_min: float = 0.4  # a distractor keeps this fraction of the piece it is cut from
-    keep_max: float = 0.85
+    min_piece_frac: float = 0.08  # smallest piece, as a fraction of the target's area
     image_size: int = 320
 
     def __post_init__(self) -> None:
@@ -190,29 +209,28 @@ class Config:
             raise ValueError(f"slopes needs at least two directions, got {self.slopes!r}")
         base.check_choice("rotation", self.rotation, ROTATIONS)
         base.check_range("min_piece_frac", self.min_piece_frac, 0.02, 0.5 / self.pieces_max)
-        base.check_range("keep_min", self.keep_min, 0.2, 0.95)
-        base.check_range("keep_max", self.keep_max, self.keep_min + 0.05, 0.95)
         base.check_range("image_size", self.image_size, 128, 1024)
 
 
 PRESETS: dict[str, Config] = {
-    "easy": Config(pieces_min=3, pieces_max=3, corner_cuts_max=1, slopes=("0", "inf", "1", "-1"), rotation="quarter"),
+    # The true-piece count varies in every preset (a fixed count would let "the k largest" pass); difficulty
+    # comes from the cut directions, corner cuts and turning.
+    "easy": Config(corner_cuts_max=1, slopes=("0", "inf", "1", "-1"), rotation="quarter"),
     "normal": Config(),
-    # Four pieces, not five: with five true pieces there is no distractor and "all T" would be right.
-    "hard": Config(pieces_min=4, pieces_max=4, corner_cuts_min=1, slopes=tuple(DIRECTIONS), keep_min=0.55, keep_max=0.9),
+    "hard": Config(pieces_max=5, corner_cuts_min=1, slopes=tuple(DIRECTIONS)),
 }
 
 
 def _scene(rng: random.Random, config: Config) -> tuple[list[Poly], Poly, list[int], int]:
     for _ in range(500):
-        n = rng.randint(config.pieces_min, config.pieces_max)
+        n = _piece_count(rng, config)
         target = _target(rng, config)
         pieces = _pieces(rng, config, target, n)
         if pieces is None:
             continue
         candidates = list(pieces)
         while len(candidates) < N_CANDIDATES:
-            extra = _distractor(rng, config, pieces, candidates, _area2(target))
+            extra = _distractor(rng, config, target, _piece_count(rng, config), candidates)
             if extra is None:
                 break
             candidates.append(extra)

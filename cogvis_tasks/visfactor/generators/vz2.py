@@ -7,8 +7,18 @@ integer geometry (coordinates are stored times 6, which makes every triangle's
 centroid a lattice point). A fold reflects the part of the folded sheet on one side
 of the line onto the other side, and must land entirely on the paper. One hole is
 punched at a cell centre that never lies on a crease; unfolding reflects the hole
-back through the folds in reverse order. Wrong options perturb the hole set. Row k
-shows the fold sequence and option k and asks whether it is the unfolded sheet.
+back through the folds in reverse order. Row k shows the fold sequence and option k
+and asks whether it is the unfolded sheet.
+
+Wrong options (closed cue: the answer was the medoid of the options). They used to be
+one edit each of the true hole set (a hole moved, dropped or added, the pattern
+mirrored, a fold not undone), so the truth sat at the centre of its foils and "the
+option closest to all others" found it (63-77%, chance 20%); edits also broke the
+crease symmetry that every true unfolding has. Now each foil is the correct unfolding
+of the same punch through the fold sequence with its last fold replaced by another
+fold drawn as the real one was (reweighted so that, given the punch, the five last
+folds come from one distribution): none is central, all keep the punched cell, and
+each is mirror-symmetric about its own creases.
 """
 
 from __future__ import annotations
@@ -38,6 +48,8 @@ N_OPTIONS = ROWS_PER_ITEM
 DEFAULT_ITEMS = 20
 FOLD_KINDS = ("h", "v", "d")
 U = 6  # scale of the integer coordinates: a cell is U x U, triangle centroids are lattice points
+FOIL_TRIES = 200  # random replacement folds tried for one foil
+FOIL_SETS = 100  # sets of four foils tried until all five options differ
 HOLE_RADIUS = 0.3  # in cells (the verifier punches the same disc)
 _QUADRANTS = {(3, 1): ((0, 0), (6, 0)), (5, 3): ((6, 0), (6, 6)), (3, 5): ((6, 6), (0, 6)), (1, 3): ((0, 6), (0, 0))}
 
@@ -74,16 +86,24 @@ def _lines(grid: int, kind: str) -> list[tuple[str, int]]:
     return [("d+", c) for c in range(1 - grid, grid)] + [("d-", c) for c in range(1, 2 * grid)]
 
 
+@functools.lru_cache(maxsize=4096)
+def _kind_options(grid: int, min_flap_cells: int, kind: str, sheet: frozenset[Tri]) -> tuple[tuple[Fold, frozenset[Tri]], ...]:
+    """Every fold of one kind the folded ``sheet`` allows, with the sheet after it (cached: the foils
+    draw many folds of one sheet, and every item starts from the same flat sheet)."""
+    options = []
+    for line, offset in _lines(grid, kind):
+        for moving in (1, -1):
+            after = _apply((line, offset, moving), sheet)
+            if after is not None and len(sheet) - len(after) >= 4 * min_flap_cells:
+                options.append(((line, offset, moving), after))
+    return tuple(options)
+
+
 def _random_fold(rng: random.Random, config: Config, sheet: frozenset[Tri]) -> tuple[Fold, frozenset[Tri]] | None:
     kinds = list(config.fold_kinds)
     rng.shuffle(kinds)
     for kind in kinds:
-        options = []
-        for line, offset in _lines(config.grid, kind):
-            for moving in (1, -1):
-                after = _apply((line, offset, moving), sheet)
-                if after is not None and len(sheet) - len(after) >= 4 * config.min_flap_cells:
-                    options.append(((line, offset, moving), after))
+        options = _kind_options(config.grid, config.min_flap_cells, kind, sheet)
         if options:
             return rng.choice(options)
     return None
@@ -107,31 +127,54 @@ def _cells(holes: set[tuple[int, int]]) -> frozenset[tuple[int, int]]:
     return frozenset((x // U, y // U) for x, y in holes)
 
 
-def _wrong_options(rng: random.Random, folds: list[Fold], grid: int, stages: list[set[tuple[int, int]]]) -> list[frozenset]:
-    """Four distinct hole sets, each different from the answer."""
-    truth = _cells(stages[-1])
-    pool = [_cells(s) for s in stages[:-1]]  # forgot to undo some folds
-    m = grid - 1
-    for f in (lambda a, b: (m - a, b), lambda a, b: (a, m - b), lambda a, b: (b, a), lambda a, b: (m - b, m - a)):
-        pool.append(frozenset(f(a, b) for a, b in truth))  # the pattern mirrored
-    for fold in folds:  # one extra hole: a reflection through a crease that did not happen there
-        for a, b in truth:
-            r = _reflect(fold, U * a + 3, U * b + 3)
-            if 0 < r[0] < U * grid and 0 < r[1] < U * grid:
-                pool.append(truth | {(r[0] // U, r[1] // U)})
-    for _ in range(12):  # one hole moved by a cell, or dropped
-        a, b = rng.choice(sorted(truth))
-        da, db = rng.choice(((1, 0), (-1, 0), (0, 1), (0, -1)))
-        if 0 <= a + da < grid and 0 <= b + db < grid:
-            pool.append((truth - {(a, b)}) | {(a + da, b + db)})
-        if len(truth) > 1:
-            pool.append(truth - {(a, b)})
-    rng.shuffle(pool)
-    out: list[frozenset] = []
-    for s in pool:
-        if s and s != truth and s not in out:
-            out.append(s)
-    return out[: N_OPTIONS - 1]
+def _punches(config: Config, folds: list[Fold], sheet: frozenset[Tri]) -> list[tuple[tuple[int, int], list[set]]]:
+    """Every allowed punch of the folded ``sheet`` (a whole cell, no crease on any hole, enough layers)."""
+    out = []
+    for a in range(config.grid):
+        for b in range(config.grid):
+            centre = (U * a + 3, U * b + 3)
+            if all((U * a + dx, U * b + dy) in sheet for dx, dy in _QUADRANTS):
+                stages = _unfold(folds, config.grid, centre)
+                if stages and len(stages[-1]) >= config.min_holes:
+                    out.append((centre, stages))
+    return out
+
+
+def _foils(rng: random.Random, config: Config, folds: list[Fold], centre: tuple[int, int], truth: frozenset) -> list[frozenset] | None:
+    """Four hole sets from misjudging the last fold: it is replaced by another fold of the sheet as it was
+    then, drawn as the real one was, and the same punch is unfolded through that sequence.
+
+    The real last fold was drawn first and the punch then chosen among that fold's allowed punches; a
+    replacement is kept only if the punch is allowed for it, and with probability 1 / (its number of
+    allowed punches), so given the punch the five folds come from one distribution: no option sits
+    between the others (no medoid), all keep the punched cell, each is mirror-symmetric about its own
+    crease. The four are redrawn together until all five options differ (redrawing only a repeated one
+    would make foils rarer patterns than the truth). None if that does not happen."""
+    sheet = frozenset((U * a + dx, U * b + dy) for a in range(config.grid) for b in range(config.grid) for dx, dy in _QUADRANTS)
+    for fold in folds[:-1]:
+        sheet = _apply(fold, sheet)
+    seen: dict[Fold, tuple[frozenset | None, int]] = {}
+
+    def draw() -> frozenset | None:
+        for _ in range(FOIL_TRIES):
+            step = _random_fold(rng, config, sheet)
+            if step is None:
+                return None
+            if step[0] not in seen:
+                punches = dict(_punches(config, [*folds[:-1], step[0]], step[1]))
+                seen[step[0]] = (_cells(punches[centre][-1]) if centre in punches else None, len(punches))
+            holes, allowed = seen[step[0]]
+            if holes is not None and rng.random() * allowed < 1:
+                return holes
+        return None
+
+    for _ in range(FOIL_SETS):  # four draws at once, all different from each other and the truth
+        out = [draw() for _ in range(N_OPTIONS - 1)]
+        if None in out:
+            return None
+        if len({truth, *out}) == N_OPTIONS:
+            return out
+    return None
 
 
 @dataclass(frozen=True)
@@ -180,18 +223,11 @@ def _scene(rng: random.Random, config: Config) -> tuple[list[Fold], tuple[int, i
             folds.append(step[0])
             sheet = step[1]
         else:
-            punches = []
-            for a in range(config.grid):
-                for b in range(config.grid):
-                    centre = (U * a + 3, U * b + 3)
-                    if all((U * a + dx, U * b + dy) in sheet for dx, dy in _QUADRANTS):
-                        stages = _unfold(folds, config.grid, centre)
-                        if stages and len(stages[-1]) >= config.min_holes:
-                            punches.append((centre, stages))
+            punches = _punches(config, folds, sheet)
             if punches:
                 centre, stages = rng.choice(punches)
-                wrong = _wrong_options(rng, folds, config.grid, stages)
-                if len(wrong) == N_OPTIONS - 1:
+                wrong = _foils(rng, config, folds, centre, _cells(stages[-1]))
+                if wrong is not None:
                     options = [_cells(stages[-1])] + wrong
                     rng.shuffle(options)
                     return folds, centre, stages, options
