@@ -1,0 +1,221 @@
+"""Audit one item set: features, pickers, accuracy with a 95% CI, chance, majority and the leak flag.
+
+Flag rule (``MARGIN`` = 2 points): a set leaks when the lower bound of the 95% CI of any surface or raw-pixel
+picker exceeds the baseline by more than the margin. The baseline is chance for choice sets (the mean of
+1/options over items) and the larger of 1/2 and the majority label share for yes/no rows (always answering the
+commoner label gets that much for free). The margin keeps a picker that is only a hair above chance at the sample
+size in hand from being called a leak; a real cue (the issue's 10 to 50 points) clears it by far.
+
+CIs: Wilson score interval over items for choice sets; for yes/no rows, a percentile bootstrap over items (an
+item's rows move together, so rows are not independent), seeded.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import pickers
+from .concepts import concept_features
+from .features import FeatureTable, build
+from .items import CHOICE, AuditItem
+
+MARGIN = 0.02
+Z95 = 1.959963984540054
+BOOTSTRAP = 1000
+TOP_FEATURES = 5
+
+
+@dataclass(frozen=True)
+class Score:
+    name: str  # "surface/logistic", "raw/boosting", "single/best", "concept/logistic", ...
+    accuracy: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class FeatureScore:
+    name: str
+    direction: str  # max/min (choice) or above/below (binary)
+    accuracy: float  # in-sample, descriptive
+    concept: bool
+
+
+@dataclass(frozen=True)
+class Example:
+    """An item the flagged cue answers: its key, a thumbnail strip (stimulus, then options; answer framed green)."""
+
+    key: str
+    image: np.ndarray | None  # uint8 RGB, None for items audited from metadata only
+    text: str
+
+
+THUMB = 64
+
+
+def thumbnail(item: AuditItem) -> np.ndarray | None:
+    """Stimulus panels (grey frame) and options (green frame: answer or "yes" row) side by side, THUMB px each."""
+    if not item.options:
+        return None
+    from PIL import Image
+
+    tiles = []
+    for crop, colour in [(s, (150, 150, 150)) for s in item.stimulus] + [
+        (o, (0, 170, 0) if lab else (220, 220, 220)) for o, lab in zip(item.options, item.labels, strict=True)
+    ]:
+        tile = np.full((THUMB + 6, THUMB + 6, 3), colour, dtype=np.uint8)
+        tile[3:-3, 3:-3] = np.asarray(Image.fromarray(crop).resize((THUMB, THUMB), Image.Resampling.BOX))
+        tiles.append(tile)
+    gap = np.full((THUMB + 6, 4, 3), 255, dtype=np.uint8)
+    return np.hstack([x for t in tiles for x in (t, gap)][:-1])
+
+
+@dataclass(frozen=True)
+class SetAudit:
+    group: str
+    preset: str
+    kind: str  # choice, binary, or "not audited"
+    n_items: int
+    n_rows: int  # options (choice) or rows (binary)
+    chance: float
+    majority: float  # choice: share of the commonest answer position; binary: share of the commoner label
+    baseline: float
+    margin: float = MARGIN
+    pickers: tuple[Score, ...] = ()
+    concept: tuple[Score, ...] = ()
+    features: tuple[FeatureScore, ...] = ()
+    leak: bool = False
+    cue: str | None = None  # the flagged picker with the highest lower bound
+    examples: tuple[Example, ...] = ()  # items the flagged cue answers
+    note: str = ""
+    extra: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def best(self) -> Score | None:
+        return max(self.pickers, key=lambda s: s.low, default=None)
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _score(name: str, table: FeatureTable, outcome: pickers.Outcome, rng: np.random.Generator) -> Score:
+    if table.kind == CHOICE:
+        acc = float(outcome.credit.mean())
+        low, high = wilson(outcome.credit.sum(), len(outcome.credit))
+        return Score(name, acc, low, high)
+    per_item = np.bincount(table.item, weights=outcome.credit, minlength=table.n_items)
+    rows = np.bincount(table.item, minlength=table.n_items).astype(float)
+    draws = rng.integers(0, table.n_items, size=(BOOTSTRAP, table.n_items))
+    boot = per_item[draws].sum(axis=1) / rows[draws].sum(axis=1)
+    low, high = np.quantile(boot, [0.025, 0.975])
+    return Score(name, float(outcome.credit.mean()), float(low), float(high))
+
+
+def not_audited(group: str, preset: str, n_items: int, reason: str) -> SetAudit:
+    return SetAudit(group, preset, "not audited", n_items, 0, float("nan"), float("nan"), float("nan"), note=reason)
+
+
+def audit_set(items: Sequence[AuditItem], seed: int = 0, margin: float = MARGIN) -> SetAudit:
+    """Audit one set (one group and preset): every picker cross-validated over items."""
+    if not items:
+        raise ValueError("no items to audit")
+    group, preset = items[0].group, items[0].preset
+    if any(it.group != group or it.preset != preset for it in items):
+        raise ValueError("audit_set takes one group and preset at a time (see audit())")
+    table = build(items)
+    rng = np.random.default_rng([seed, len(items)])
+    varying = [j for j in range(len(table.names)) if np.ptp(table.values[:, j]) > 1e-12]
+    concept = concept_features(group, table.names)
+    surface_cols = [j for j in varying if table.names[j] not in concept]
+    concept_cols = [j for j in varying if table.names[j] in concept]
+    n_items, n_rows = table.n_items, len(table.labels)
+    if table.kind == CHOICE:
+        chance = float(np.mean([1.0 / len(it.labels) for it in items]))
+        majority = float(np.bincount([it.answer for it in items]).max() / n_items)
+        baseline = chance
+    else:
+        share = float(table.labels.mean())
+        chance, majority = 0.5, max(share, 1 - share)
+        baseline = max(chance, majority)
+    outcomes: dict[str, pickers.Outcome] = {}
+    concept_outcomes: dict[str, pickers.Outcome] = {}
+
+    def design(cols: list[int]) -> np.ndarray:
+        return np.hstack([table.values[:, cols], table.within[:, cols]])
+
+    for model in ("logistic", "boosting"):
+        if surface_cols:
+            outcomes[f"surface/{model}"] = pickers.learned(table, design(surface_cols), model, seed)
+        if table.raw.shape[1]:
+            outcomes[f"raw/{model}"] = pickers.learned(table, table.raw, model, seed)
+        if concept_cols:
+            concept_outcomes[f"concept/{model}"] = pickers.learned(table, design(concept_cols), model, seed)
+    features: list[FeatureScore] = []
+    for cols, target, tag in ((surface_cols, outcomes, "single/best"), (concept_cols, concept_outcomes, "concept/single")):
+        if not cols:
+            continue
+        if table.kind == CHOICE:
+            credit, keys = pickers.single_choice(table, cols)
+            target[tag] = pickers.cv_select(table, credit)
+            acc = credit.mean(axis=0)
+            features += [FeatureScore(table.names[c], d, float(a), table.names[c] in concept) for (c, d), a in zip(keys, acc, strict=True)]
+        else:
+            x = design(cols)
+            target[tag], in_sample = pickers.single_binary(table, x)
+            names = [table.names[c] for c in cols] + [f"{table.names[c]} (within item)" for c in cols]
+            concepts = [table.names[c] in concept for c in cols] * 2
+            features += [FeatureScore(n, "threshold", float(a), k) for n, a, k in zip(names, in_sample, concepts, strict=True)]
+    scores = tuple(_score(name, table, out, rng) for name, out in outcomes.items())
+    concept_scores = tuple(_score(name, table, out, rng) for name, out in concept_outcomes.items())
+    features.sort(key=lambda f: (-f.accuracy, f.name, f.direction))
+    top = tuple([f for f in features if not f.concept][:TOP_FEATURES] + [f for f in features if f.concept][:TOP_FEATURES])
+    flagged = [s for s in scores if s.low > baseline + margin]
+    cue = max(flagged, key=lambda s: s.low).name if flagged else None
+    examples: tuple[int, ...] = ()
+    if cue is not None:
+        credit = outcomes[cue].credit
+        if table.kind == CHOICE:
+            right = np.flatnonzero(credit >= 1.0)
+        else:
+            wrong = np.bincount(table.item, weights=1 - credit, minlength=n_items)
+            right = np.flatnonzero(wrong == 0)
+        examples = tuple(_example(items[int(i)], table) for i in right[:4])
+    extra = {}
+    if table.kind != CHOICE:
+        best = max(scores, key=lambda s: s.low) if scores else None
+        if best is not None:
+            wrong = np.bincount(table.item, weights=1 - outcomes[best.name].credit, minlength=n_items)
+            extra["best_item_accuracy"] = float((wrong == 0).mean())
+        majority_label = int(table.labels.mean() >= 0.5)
+        extra["majority_item_accuracy"] = float(np.mean([all(lab == majority_label for lab in it.labels) for it in items]))
+    return SetAudit(
+        group, preset, table.kind, n_items, n_rows, chance, majority, baseline, margin,
+        scores, concept_scores, top, bool(flagged), cue, examples, extra=extra,
+    )  # fmt: skip
+
+
+def _example(item: AuditItem, table: FeatureTable) -> Example:
+    if item.options:
+        return Example(item.key, thumbnail(item), "")
+    ans = item.labels.index(1) if item.kind == CHOICE else 0
+    text = ", ".join(f"{k}={v[ans]:.3g}" for k, v in sorted(item.values.items()))
+    return Example(item.key, None, f"answer's values: {text}")
+
+
+def audit(items: Sequence[AuditItem], seed: int = 0, margin: float = MARGIN) -> list[SetAudit]:
+    """Audit every (group, preset) of ``items`` separately, in order of first appearance."""
+    sets: dict[tuple[str, str], list[AuditItem]] = {}
+    for it in items:
+        sets.setdefault((it.group, it.preset), []).append(it)
+    return [audit_set(v, seed, margin) for v in sets.values()]
