@@ -154,7 +154,7 @@ def test_concept_features_are_reported_apart_not_flagged():
 
 
 def test_item_validation_names_the_item():
-    crop = np.zeros((96, 96, 3), dtype=np.uint8)
+    crop = np.zeros((64, 64, 3), dtype=np.uint8)
     with pytest.raises(ValueError, match="k1.*exactly one answer"):
         AuditItem("g", "p", "k1", CHOICE, (1, 1), (crop, crop))
     with pytest.raises(ValueError, match="k2.*3 option crops for 2"):

@@ -11,8 +11,8 @@ from __future__ import annotations
 import fnmatch
 
 CONCEPT_FEATURES: dict[str, tuple[str, ...]] = {
-    # Visual Conceptual Slippage: hollowness, topology (holes) and symmetry are among the concepts violated.
-    "minds_eye/VCS": ("n_holes", "fill", "ink", "darkness", "sym_*", "bsym_*"),
+    # Visual Conceptual Slippage: number (parts), hollowness, topology (holes) and symmetry are among the concepts.
+    "minds_eye/VCS": ("n_parts", "n_holes", "fill", "ink", "darkness", "sym_*", "bsym_*"),
     # Symmetric Structures: the odd figure is the asymmetric one.
     "minds_eye/SS": ("sym_*", "bsym_*"),
     # Visual Relation Abstraction: thinness is one of the shared attributes (ink per extent).

@@ -16,7 +16,7 @@ import numpy as np
 from PIL import Image
 
 CHOICE, BINARY = "choice", "binary"
-CROP = 96  # side of every option and stimulus crop (px)
+CROP = 64  # side of every option and stimulus crop (px)
 Box = tuple[float, float, float, float]  # left, top, right, bottom in the image's pixels
 
 

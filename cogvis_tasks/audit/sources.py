@@ -82,7 +82,7 @@ def minds_eye_released(
         w, h = img.size
         yield minds_eye_item(
             record.task, "released", record.key, img, task.letters.index(record.answer),
-            layout.boxes(w, h, layout.options), layout.boxes(w, h, layout.stimulus),
+            layout.boxes(w, h, layout.options), layout.stimulus_boxes(w, h),
         )  # fmt: skip
 
 
