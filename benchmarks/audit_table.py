@@ -4,7 +4,10 @@ Each (benchmark, set, preset) is audited in its own process (``--workers``, defa
 minutes on the 2-core machine; the rows are printed as markdown in a fixed order (deterministic: seeded
 generators, seeded pickers, fixed folds), followed by the wall time.
 
-Usage: PYTHONPATH=. .venv/bin/python benchmarks/audit_table.py [--n 300] [--seed 1234] [--workers 2] [--out table.md]
+With ``--ci 60`` the first 60 items of each set are audited too (item i does not depend on the count), which
+is what ``tests/test_audit_generators.py`` measures: one generation serves both tables.
+
+Usage: PYTHONPATH=. .venv/bin/python benchmarks/audit_table.py [--n 300] [--ci 60] [--seed 1234] [--workers 2] [--out table.md]
 """
 
 from __future__ import annotations
@@ -14,18 +17,23 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from cogvis_tasks.audit import run
-from cogvis_tasks.audit.engine import SetAudit
-from cogvis_tasks.audit.run import BENCHMARKS, default_presets, generated_sets
+from cogvis_tasks.audit.concepts import NOT_AUDITED
+from cogvis_tasks.audit.engine import SetAudit, audit_set, not_audited
+from cogvis_tasks.audit.run import BENCHMARKS, default_presets, generated_items, generated_sets
 
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}"
 
 
-def one(job: tuple[str, str, str, int, int]) -> list[SetAudit]:
-    benchmark, name, preset, n, seed = job
-    return run(benchmark, [name], [preset], n, seed, quiet=True)
+def one(job: tuple[str, str, str, int, int, int]) -> tuple[list[SetAudit], list[SetAudit]]:
+    """The set audited at ``n`` items and, from the same items, at the first ``ci`` (the test suite's sample)."""
+    benchmark, name, preset, n, seed, ci = job
+    group = f"{benchmark}/{name}"
+    if group in NOT_AUDITED:
+        return [not_audited(group, preset, n, NOT_AUDITED[group])], []
+    items = generated_items(benchmark, name, preset, n, seed)
+    return [audit_set(items, seed)], ([audit_set(items[:ci], seed)] if ci else [])
 
 
 def row(benchmark: str, a: SetAudit) -> str:
@@ -48,10 +56,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1234)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--benchmarks", default=",".join(BENCHMARKS))
+    parser.add_argument("--ci", type=int, default=0, help="also audit the first CI items of each set (the test suite's sample)")
     parser.add_argument("--out", help="also write the table to this file")
     args = parser.parse_args()
     jobs = [
-        (b, name, preset, args.n, args.seed)
+        (b, name, preset, args.n, args.seed, args.ci)
         for b in args.benchmarks.split(",")
         for name in generated_sets(b)
         for preset in default_presets(b)
@@ -61,14 +70,20 @@ def main() -> None:
         "| benchmark | set | preset | items | best picker | accuracy % | 95% CI | chance % | flag |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
+    small = list(lines)
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        for job, results in zip(jobs, pool.map(one, jobs), strict=True):
+        for job, (results, ci_results) in zip(jobs, pool.map(one, jobs), strict=True):
             for a in results:
                 lines.append(row(job[0], a))
                 print(lines[-1], file=sys.stderr, flush=True)
+            for a in ci_results:
+                small.append(row(job[0], a))
+                print("ci " + small[-1], file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - start
     table = "\n".join(lines)
     print(table)
+    if args.ci:
+        print(f"\nThe first {args.ci} items of each set (the test suite's sample):\n" + "\n".join(small))
     print(f"\n{len(jobs)} sets, {args.n} items each, seed {args.seed}: {elapsed / 60:.1f} min with {args.workers} workers")
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:

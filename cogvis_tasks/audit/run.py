@@ -68,14 +68,18 @@ def run(
             if group in NOT_AUDITED:
                 results.append(not_audited(group, preset, n, NOT_AUDITED[group]))
                 continue
-            with _progress(n, f"{name} {preset}", quiet) as bar:
-                if benchmark == MINDS_EYE:
-                    items = _collect(sources.minds_eye_generated([name], preset, n, seed), bar)
-                else:
-                    items = next(iter(sources.visfactor_generated([name], preset, n, seed)))
-                    bar.update(len(items))
-            results.extend(_audit_by_preset(items, seed, margin))
+            results.extend(_audit_by_preset(generated_items(benchmark, name, preset, n, seed, quiet), seed, margin))
     return results
+
+
+def generated_items(benchmark: str, name: str, preset: str, n: int, seed: int, quiet: bool = True) -> list[AuditItem]:
+    """Items 0..n-1 of one generated set as audit items (item i is the same whatever n is)."""
+    with _progress(n, f"{name} {preset}", quiet) as bar:
+        if benchmark == MINDS_EYE:
+            return _collect(sources.minds_eye_generated([name], preset, n, seed), bar)
+        items = next(iter(sources.visfactor_generated([name], preset, n, seed)))
+        bar.update(len(items))
+        return items
 
 
 def _collect(stream: Iterable[AuditItem], bar) -> list[AuditItem]:
