@@ -43,13 +43,23 @@ def write_vra(root, n: int, planted: bool, seed: int = 0) -> None:
 
 
 def test_released_minds_eye_is_cut_by_the_grid_layout(tmp_path):
-    write_vra(tmp_path, 3, planted=True)
-    items = list(minds_eye_released(tmp_path))
-    assert len(items) == 3 and all(it.group == "minds_eye/VRA" and len(it.options) == 6 for it in items)
-    # the letter strip is cut off: each crop holds exactly one figure, the largest one is the answer's
-    for it in items:
-        ink = [(o < 128).any(axis=2).mean() for o in it.options]
-        assert int(np.argmax(ink)) == it.answer
+    """Cell k holds a bar of width 20(k+1) under a red letter: crops come in cell order, letters cut off."""
+    folder = tmp_path / "minds_eye" / "abstract"
+    folder.mkdir(parents=True)
+    img = Image.new("RGB", (1200, 800), "white")
+    draw = ImageDraw.Draw(img)
+    for k in range(6):
+        r, c = divmod(k, 3)
+        draw.text((c * 400 + 200, r * 400 + 12), "ABCDEF"[k], fill=(255, 0, 0))
+        draw.rectangle([c * 400 + 100, r * 400 + 150, c * 400 + 100 + 20 * (k + 1), r * 400 + 300], fill="black")
+    img.save(folder / "a.png")
+    (folder / "annotations.json").write_text(json.dumps({"a.png": {"question": Q, "answer": "c"}}))
+    (item,) = minds_eye_released(tmp_path)
+    assert item.group == "minds_eye/VRA" and item.answer == 2 and len(item.options) == 6
+    ink = [(o.astype(int).sum(axis=2) < 200).mean() for o in item.options]
+    assert ink == sorted(ink) and ink[0] > 0
+    red = [((o[..., 0] > 150) & (o[..., 1] < 100)).sum() for o in item.options]
+    assert red == [0] * 6
 
 
 @pytest.mark.parametrize("planted", [True, False])
