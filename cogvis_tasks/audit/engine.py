@@ -30,7 +30,7 @@ import numpy as np
 from ..core.stats import chi_square
 from . import pickers
 from .concepts import concept_features
-from .features import FeatureTable, build
+from .features import FeatureTable, build, item_means
 from .items import CHOICE, AuditItem
 
 MARGIN = 0.02
@@ -182,18 +182,23 @@ def audit_set(items: Sequence[AuditItem], seed: int = 0, margin: float = MARGIN,
     def design(cols: list[int]) -> np.ndarray:
         return np.hstack([table.values[:, cols], table.within[:, cols]])
 
+    def learned_design(cols: list[int]) -> np.ndarray:
+        """Each option's values, its z-scores within the item, and the item's means (the context: which options
+        are shown together), so boosting can learn a lookup such as "in items showing these solids, pick that one"."""
+        return np.hstack([design(cols), item_means(table.values[:, cols], table.item, n_items)])
+
     runners: dict[str, Callable[[FeatureTable], pickers.Outcome]] = {}
     concept_runners: dict[str, Callable[[FeatureTable], pickers.Outcome]] = {}
     for model in ("logistic", "boosting"):
         if surface_cols:
-            x_s = design(surface_cols)
+            x_s = learned_design(surface_cols)
             runners[f"surface/{model}"] = lambda t, x=x_s, m=model: pickers.learned(t, x, m, seed)
         if table.raw.shape[1]:
             # boosting gets the crops at 8 x 8 (its cost grows with the columns; logistic regression keeps 16 x 16)
             x_r = table.raw if model == "logistic" else coarse(table.raw)
             runners[f"raw/{model}"] = lambda t, x=x_r, m=model: pickers.learned(t, x, m, seed)
         if concept_cols:
-            x_c = design(concept_cols)
+            x_c = learned_design(concept_cols)
             concept_runners[f"concept/{model}"] = lambda t, x=x_c, m=model: pickers.learned(t, x, m, seed)
     for cols, target, tag in ((surface_cols, runners, "single/best"), (concept_cols, concept_runners, "concept/single")):
         if cols:

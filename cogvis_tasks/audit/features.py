@@ -247,7 +247,7 @@ def build(items: Sequence[AuditItem]) -> FeatureTable:
         columns.update(feats)
         columns.update(_relations(items, spans, g32, m32, hist))
         grey16 = _blocks(stack.sum(axis=3, dtype=np.uint16).astype(np.float32) / 765.0, RAW).reshape(len(item), -1)
-        raw = grey16 - _item_mean(grey16, item, len(items))
+        raw = grey16 - item_means(grey16, item, len(items))
     names_v = sorted(items[0].values)
     for it in items:
         if sorted(it.values) != names_v:
@@ -263,7 +263,8 @@ def build(items: Sequence[AuditItem]) -> FeatureTable:
     return FeatureTable(kinds.pop(), names, values, _within(values, item, len(items)), raw, item, labels, position)
 
 
-def _item_mean(a: np.ndarray, item: np.ndarray, n_items: int) -> np.ndarray:
+def item_means(a: np.ndarray, item: np.ndarray, n_items: int) -> np.ndarray:
+    """Each row replaced by the mean of its item's rows."""
     total = np.zeros((n_items, a.shape[1]))
     np.add.at(total, item, a)
     return (total / np.bincount(item, minlength=n_items)[:, None])[item]
