@@ -35,9 +35,17 @@ def table_rows(results: Sequence[SetAudit]) -> list[list[str]]:
         strongest = "; ".join(f"{f.name} {f.direction} {_pct(f.accuracy)}" for f in a.features if not f.concept)[:200]
         concept = ", ".join(f"{s.name} {_pct(s.accuracy)}" for s in a.concept)
         flag = f"LEAK ({a.cue})" if a.leak else "ok"
+        if "position_p" in a.extra:
+            flag += f"; positions p={a.extra['position_p']:.2g}"
+        if a.note:
+            flag += f"; {a.note}"
+        kind = a.kind
+        if "best_item_accuracy" in a.extra:
+            best_items, majority_items = _pct(a.extra["best_item_accuracy"]), _pct(a.extra["majority_item_accuracy"])
+            kind += f" (items with every row right: {best_items} vs {majority_items} by the majority label)"
         out.append(
             [
-                _name(a), a.preset, a.kind, str(a.n_items), _pct(a.chance), _pct(a.majority),
+                _name(a), a.preset, kind, str(a.n_items), _pct(a.chance), _pct(a.majority),
                 f"{best.name} {_pct(best.accuracy)}" if best else "-",
                 f"[{_pct(best.low)}, {_pct(best.high)}]" if best else "-",
                 flag, strongest, concept,
