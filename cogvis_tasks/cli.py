@@ -236,7 +236,7 @@ def _audit(args: argparse.Namespace) -> int:
         results = run(
             args.benchmark, subtests, difficulties, args.n, args.seed, args.data, args.released, args.layout, args.margin / 100, args.quiet
         )
-    except ValueError as exc:  # bad data (file, row and field named), unknown subtests or presets
+    except (ValueError, FileNotFoundError) as exc:  # bad data (file, row and field named), no data, unknown subtests or presets
         raise SystemExit(f"cogvis audit: {exc}") from None
     if args.out:
         print(f"wrote {write(results, args.out)}")
