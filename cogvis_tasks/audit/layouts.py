@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import DataError
-from ..minds_eye.generators.base import LABEL_H, content_box
+from ..minds_eye.generators.base import content_box
 from .items import Box
 
 Cell = tuple[int, int]
@@ -133,6 +133,3 @@ def generated_boxes(task: str, scene: dict[str, Any]) -> tuple[list[Box], list[B
     else:
         stimulus = []
     return options, stimulus
-
-
-__all__ = ["LABEL_H", "RELEASED", "GridLayout", "generated_boxes", "load_layouts"]

@@ -98,7 +98,10 @@ def _audit_by_preset(items: list[AuditItem], seed: int, margin: float) -> list[S
     return [audit_set(v, seed, margin) for v in by.values()]
 
 
-def _released(benchmark, wanted, data, layout, seed, margin, quiet) -> list[SetAudit]:
+def _released(
+    benchmark: str, wanted: list[str] | None, data: str | os.PathLike[str] | None, layout: str | None, seed: int, margin: float, quiet: bool
+) -> list[SetAudit]:
+    """Audit a released layout: Mind's Eye per task, VisFactor per subtest of yes/no rows (the rest declared)."""
     results = []
     if benchmark == MINDS_EYE:
         with _progress(None, "reading", quiet) as bar:
