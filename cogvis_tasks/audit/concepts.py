@@ -15,8 +15,9 @@ CONCEPT_FEATURES: dict[str, tuple[str, ...]] = {
     "minds_eye/VCS": ("n_parts", "n_holes", "fill", "ink", "darkness", "sym_*", "bsym_*"),
     # Symmetric Structures: the odd figure is the asymmetric one.
     "minds_eye/SS": ("sym_*", "bsym_*"),
-    # Visual Relation Abstraction: thinness is one of the shared attributes (ink per extent).
-    "minds_eye/VRA": ("fill",),
+    # Visual Relation Abstraction: the shared attribute is thinness (ink per extent), the number of regions (holes)
+    # or of strokes and crossings (parts): the odd figure's count differing from the others' is the task.
+    "minds_eye/VRA": ("fill", "n_holes", "n_parts"),
 }
 
 #: Sets with no surface the audit can look at, and why (reported as "not audited", never skipped silently).
