@@ -56,6 +56,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1234)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--benchmarks", default=",".join(BENCHMARKS))
+    parser.add_argument("--sets", help="only these task/subtest ids, comma-separated (default: every generator)")
     parser.add_argument("--ci", type=int, default=0, help="also audit the first CI items of each set (the test suite's sample)")
     parser.add_argument("--out", help="also write the table to this file")
     args = parser.parse_args()
@@ -63,6 +64,7 @@ def main() -> None:
         (b, name, preset, args.n, args.seed, args.ci)
         for b in args.benchmarks.split(",")
         for name in generated_sets(b)
+        if not args.sets or name in args.sets.split(",")
         for preset in default_presets(b)
     ]
     start = time.perf_counter()
