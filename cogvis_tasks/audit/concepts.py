@@ -18,6 +18,9 @@ CONCEPT_FEATURES: dict[str, tuple[str, ...]] = {
     # Visual Relation Abstraction: the shared attribute is thinness (ink per extent), the number of regions (holes)
     # or of strokes and crossings (parts): the odd figure's count differing from the others' is the task.
     "minds_eye/VRA": ("fill", "n_holes", "n_parts"),
+    # Hidden Patterns: the model is drawn on the same grid at the same place as in the pattern, so the pixel
+    # distance between pattern and model measures the containment the row asks about.
+    "visfactor/CF2": ("dist_stimulus_*",),
 }
 
 #: Sets with no surface the audit can look at, and why (reported as "not audited", never skipped silently).
