@@ -19,7 +19,26 @@ N = 60  # items per preset: CI-sized; the README table uses 300
 SEED = 1234
 
 #: (benchmark, set, preset) -> what the audit measured at N items (best flagged picker, accuracy vs chance).
-LEAKING: dict[tuple[str, str, str], str] = {}
+LEAKING: dict[tuple[str, str, str], str] = {
+    ("minds_eye", "VRA", "easy"): "surface/boosting 45.0% (95% CI 33.1-57.5) vs 16.7",
+    ("minds_eye", "HPE", "easy"): "surface/logistic 100.0% (95% CI 94.0-100.0) vs 25.0",
+    ("minds_eye", "HPE", "medium"): "surface/logistic 58.3% (95% CI 45.7-69.9) vs 25.0",
+    ("minds_eye", "HPE", "hard"): "surface/logistic 41.7% (95% CI 30.1-54.3) vs 25.0",
+    ("minds_eye", "DSC", "easy"): "surface/boosting 56.7% (95% CI 44.1-68.4) vs 25.0",
+    ("minds_eye", "DSC", "medium"): "surface/boosting 66.7% (95% CI 54.1-77.3) vs 25.0",
+    ("minds_eye", "DSC", "hard"): "surface/boosting 66.7% (95% CI 54.1-77.3) vs 25.0",
+    ("minds_eye", "VCS", "easy"): "surface/boosting 56.7% (95% CI 44.1-68.4) vs 16.7",
+    ("minds_eye", "VCS", "medium"): "raw/logistic 35.0% (95% CI 24.2-47.6) vs 16.7",
+    ("minds_eye", "SS", "easy"): "surface/boosting 86.7% (95% CI 75.8-93.1) vs 25.0",
+    ("minds_eye", "SS", "medium"): "surface/boosting 58.3% (95% CI 45.7-69.9) vs 25.0",
+    ("visfactor", "SS3", "easy"): "single/best 77.5% (95% CI 65.5-86.2) vs 10.0",
+    ("visfactor", "SS3", "normal"): "surface/logistic 73.3% (95% CI 61.0-82.9) vs 10.0",
+    ("visfactor", "SS3", "hard"): "surface/logistic 58.3% (95% CI 45.7-69.9) vs 6.7",
+    ("visfactor", "VZ1", "easy"): "surface/boosting 78.3% (95% CI 73.7-83.0) vs 60.0 (majority)",
+    ("visfactor", "VZ2", "easy"): "surface/logistic 91.7% (95% CI 81.9-96.4) vs 20.0",
+    ("visfactor", "CF2", "easy"): "surface/logistic 63.0% (95% CI 57.7-68.0) vs 52.7 (majority)",
+    ("visfactor", "CF2", "normal"): "surface/boosting 68.0% (95% CI 63.0-73.0) vs 55.0 (majority)",
+}
 
 CASES = [(b, name, preset) for b in ("minds_eye", "visfactor") for name in generated_sets(b) for preset in default_presets(b)]
 
