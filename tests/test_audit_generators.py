@@ -35,6 +35,9 @@ LEAKING: dict[tuple[str, str, str], str] = {
     ("minds_eye", "PF", "easy"): "surface/boosting 83.3% (95% CI 72.0-90.7) vs 25.0",
     ("minds_eye", "PF", "medium"): "surface/logistic 88.3% (95% CI 77.8-94.2) vs 25.0",
     ("minds_eye", "PF", "hard"): "surface/boosting 55.0% (95% CI 42.5-66.9) vs 25.0",
+    ("minds_eye", "MC", "hard"): "surface/logistic 45.0% (95% CI 33.1-57.5) vs 25.0",
+    ("visfactor", "CF2", "easy"): "surface/logistic 63.0% (95% CI 57.7-68.0) vs 52.7 (majority)",
+    ("visfactor", "CF2", "normal"): "surface/boosting 68.0% (95% CI 63.0-73.0) vs 55.0 (majority)",
     ("visfactor", "SS3", "easy"): "single/best 77.5% (95% CI 65.5-86.2) vs 10.0",
     ("visfactor", "SS3", "normal"): "surface/logistic 73.3% (95% CI 61.0-82.9) vs 10.0",
     ("visfactor", "SS3", "hard"): "surface/logistic 58.3% (95% CI 45.7-69.9) vs 6.7",
@@ -42,8 +45,6 @@ LEAKING: dict[tuple[str, str, str], str] = {
     ("visfactor", "VZ2", "easy"): "surface/logistic 91.7% (95% CI 81.9-96.4) vs 20.0",
     ("visfactor", "VZ2", "normal"): "surface/logistic 96.7% (95% CI 88.6-99.1) vs 20.0",
     ("visfactor", "VZ2", "hard"): "surface/boosting 93.3% (95% CI 84.1-97.4) vs 20.0",
-    ("visfactor", "CF2", "easy"): "surface/logistic 63.0% (95% CI 57.7-68.0) vs 52.7 (majority)",
-    ("visfactor", "CF2", "normal"): "surface/boosting 68.0% (95% CI 63.0-73.0) vs 55.0 (majority)",
     ("visfactor", "S1", "normal"): "single/best 60.0% (95% CI 55.8-63.7) vs 50.8 (majority)",
 }
 
