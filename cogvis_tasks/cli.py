@@ -302,6 +302,24 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _audit(args: argparse.Namespace) -> int:
+    from .audit import run, to_markdown, write
+
+    subtests = [s.strip() for s in args.subtests.split(",")] if args.subtests else None
+    difficulties = [d.strip() for d in args.difficulty.split(",")] if args.difficulty else None
+    try:
+        results = run(
+            args.benchmark, subtests, difficulties, args.n, args.seed, args.data, args.released, args.layout, args.margin / 100, args.quiet
+        )
+    except (ValueError, FileNotFoundError) as exc:  # bad data (file, row and field named), no data, unknown subtests or presets
+        raise SystemExit(f"cogvis audit: {exc}") from None
+    if args.out:
+        print(f"wrote {write(results, args.out)}")
+    else:
+        print(to_markdown(results))
+    return 1 if args.fail_on_leak and any(r.leak for r in results) else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="cogvis", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -386,6 +404,20 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("--external", metavar="CSV", help="model,benchmark,score: correlate our scores with these across models")
     rep.add_argument("--human", metavar="CSV", help="benchmark,subtest,score: per-subtest human scores, a subject in Cronbach's alpha")
     rep.set_defaults(run=_report)
+    aud = sub.add_parser("audit", help="shortcut audit: can cheap pickers on surface features find the answers? (needs the audit extra)")
+    aud.add_argument("benchmark", choices=("minds_eye", "visfactor"))
+    aud.add_argument("--subtests", help="comma-separated task/subtest ids (default: all)")
+    aud.add_argument("--difficulty", help="preset(s), comma-separated (default: all three); minds_eye also 'mixed'")
+    aud.add_argument("--n", type=int, default=300, help="generated items per set (default 300)")
+    aud.add_argument("--seed", type=int, default=1234)
+    aud.add_argument("--data", help="audit a released layout at this path (Mind's Eye folders, VisFactor TSV/parquet) instead")
+    aud.add_argument("--released", action="store_true", help="audit the released layout under $COGVIS_DATA_DIR")
+    aud.add_argument("--layout", help="Mind's Eye released data: JSON grid specs overriding the built-in ones per task")
+    aud.add_argument("--margin", type=float, default=2.0, help="flag margin above chance in points (default 2)")
+    aud.add_argument("--out", help="report.md (thumbnails in report_files/) or report.html; default: markdown to stdout")
+    aud.add_argument("--fail-on-leak", action="store_true", help="exit 1 when any set is flagged")
+    aud.add_argument("--quiet", action="store_true", help="no progress bar")
+    aud.set_defaults(run=_audit)
     args = parser.parse_args(argv)
     return int(args.run(args))
 

@@ -1,0 +1,291 @@
+"""Audit one item set: features, pickers, accuracy with a 95% CI, chance, majority and the leak flag.
+
+Flag rule (``MARGIN`` = 2 points): a set leaks when the lower bound of the 95% CI of any surface or raw-pixel
+picker exceeds the baseline by more than the margin. The baseline is chance for choice sets (the mean of
+1/options over items) and the larger of 1/2 and the majority label share for yes/no rows (always answering the
+commoner label gets that much for free). The margin keeps a picker that is only a hair above chance at the sample
+size in hand from being called a leak; a real cue (the issue's 10 to 50 points) clears it by far.
+
+Cross-validated accuracy is over-dispersed under the null (measured: about 1.3x the binomial spread for logistic
+regression on pure-noise options, because each fold's model is trained on the other folds' labels), so a flag
+whose lower bound is less than ``CLEAR`` (10 points) above the baseline is confirmed by running the same picker on
+``PERMUTATIONS`` copies of the set with the labels shuffled within each item: it stands only if the real accuracy
+beats every permuted run. The answer position is not a picker feature (a learner would find the sample's
+commonest position, which beats chance in any finite sample); positions are tested against uniform instead
+(chi-square, flag at p < 0.001).
+
+CIs: Wilson score interval over items for choice sets; for yes/no rows, a percentile bootstrap over items (an
+item's rows move together, so rows are not independent), seeded.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core.stats import chi_square
+from . import pickers
+from .concepts import concept_features
+from .features import FeatureTable, build, item_means
+from .items import CHOICE, AuditItem
+
+MARGIN = 0.02
+CLEAR = 0.10  # a lower bound this far above the baseline needs no permutation check
+PERMUTATIONS = 9
+POSITION_P = 0.001  # answer positions this far from uniform are a leak on their own
+Z95 = 1.959963984540054
+BOOTSTRAP = 1000
+TOP_FEATURES = 5
+
+
+@dataclass(frozen=True)
+class Score:
+    name: str  # "surface/logistic", "raw/boosting", "single/best", "concept/logistic", ...
+    accuracy: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class FeatureScore:
+    name: str
+    direction: str  # max/min (choice) or above/below (binary)
+    accuracy: float  # in-sample, descriptive
+    concept: bool
+
+
+@dataclass(frozen=True)
+class Example:
+    """An item the flagged cue answers: its key, a thumbnail strip (stimulus, then options; answer framed green)."""
+
+    key: str
+    image: np.ndarray | None  # uint8 RGB, None for items audited from metadata only
+    text: str
+
+
+THUMB = 64
+
+
+def thumbnail(item: AuditItem) -> np.ndarray | None:
+    """Stimulus panels (grey frame) and options (green frame: answer or "yes" row) side by side, THUMB px each."""
+    if not item.options:
+        return None
+    from PIL import Image
+
+    tiles = []
+    for crop, colour in [(s, (150, 150, 150)) for s in item.stimulus] + [
+        (o, (0, 170, 0) if lab else (220, 220, 220)) for o, lab in zip(item.options, item.labels, strict=True)
+    ]:
+        tile = np.full((THUMB + 6, THUMB + 6, 3), colour, dtype=np.uint8)
+        tile[3:-3, 3:-3] = np.asarray(Image.fromarray(crop).resize((THUMB, THUMB), Image.Resampling.BOX))
+        tiles.append(tile)
+    gap = np.full((THUMB + 6, 4, 3), 255, dtype=np.uint8)
+    return np.hstack([x for t in tiles for x in (t, gap)][:-1])
+
+
+@dataclass(frozen=True)
+class SetAudit:
+    group: str
+    preset: str
+    kind: str  # choice, binary, or "not audited"
+    n_items: int
+    n_rows: int  # options (choice) or rows (binary)
+    chance: float
+    majority: float  # choice: share of the commonest answer position; binary: share of the commoner label
+    baseline: float
+    margin: float = MARGIN
+    pickers: tuple[Score, ...] = ()
+    concept: tuple[Score, ...] = ()
+    features: tuple[FeatureScore, ...] = ()
+    leak: bool = False
+    cue: str | None = None  # the flagged picker with the highest lower bound
+    examples: tuple[Example, ...] = ()  # items the flagged cue answers
+    note: str = ""
+    extra: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def best(self) -> Score | None:
+        return max(self.pickers, key=lambda s: s.low, default=None)
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _score(name: str, table: FeatureTable, outcome: pickers.Outcome, rng: np.random.Generator) -> Score:
+    if table.kind == CHOICE:
+        acc = float(outcome.credit.mean())
+        low, high = wilson(outcome.credit.sum(), len(outcome.credit))
+        return Score(name, acc, low, high)
+    per_item = np.bincount(table.item, weights=outcome.credit, minlength=table.n_items)
+    rows = np.bincount(table.item, minlength=table.n_items).astype(float)
+    draws = rng.integers(0, table.n_items, size=(BOOTSTRAP, table.n_items))
+    boot = per_item[draws].sum(axis=1) / rows[draws].sum(axis=1)
+    low, high = np.quantile(boot, [0.025, 0.975])
+    return Score(name, float(outcome.credit.mean()), float(low), float(high))
+
+
+def not_audited(group: str, preset: str, n_items: int, reason: str) -> SetAudit:
+    return SetAudit(group, preset, "not audited", n_items, 0, float("nan"), float("nan"), float("nan"), note=reason)
+
+
+def permuted(table: FeatureTable, rng: np.random.Generator) -> FeatureTable:
+    """The table with its labels shuffled within every item (the null: options say nothing about the answer)."""
+    labels = table.labels.copy()
+    spans = np.searchsorted(table.item, np.arange(table.n_items + 1))
+    for a, b in zip(spans[:-1], spans[1:], strict=True):
+        labels[a:b] = rng.permutation(labels[a:b])
+    return dataclasses.replace(table, labels=labels)
+
+
+def audit_set(items: Sequence[AuditItem], seed: int = 0, margin: float = MARGIN, permutations: int = PERMUTATIONS) -> SetAudit:
+    """Audit one set (one group and preset): every picker cross-validated over items."""
+    if not items:
+        raise ValueError("no items to audit")
+    group, preset = items[0].group, items[0].preset
+    if any(it.group != group or it.preset != preset for it in items):
+        raise ValueError("audit_set takes one group and preset at a time (see audit())")
+    table = build(items)
+    rng = np.random.default_rng([seed, len(items)])
+    # The answer position is checked on its own (a chi-square test against uniform): as a picker feature it would
+    # learn the sample's commonest answer position, which beats chance in any finite sample.
+    varying = [j for j in range(len(table.names)) if np.ptp(table.values[:, j]) > 1e-12 and table.names[j] != "position"]
+    concept = concept_features(group, table.names)
+    surface_cols = [j for j in varying if table.names[j] not in concept]
+    concept_cols = [j for j in varying if table.names[j] in concept]
+    n_items, n_rows = table.n_items, len(table.labels)
+    extra: dict[str, float] = {}
+    if table.kind == CHOICE:
+        chance = float(np.mean([1.0 / len(it.labels) for it in items]))
+        counts = np.bincount([it.answer for it in items], minlength=max(len(it.labels) for it in items))
+        majority = float(counts.max() / n_items)
+        expected = np.zeros(len(counts))
+        for it in items:
+            expected[: len(it.labels)] += 1.0 / len(it.labels)
+        extra["position_p"] = chi_square(counts.tolist(), expected.tolist())[2]
+        baseline = chance
+    else:
+        share = float(table.labels.mean())
+        chance, majority = 0.5, max(share, 1 - share)
+        baseline = max(chance, majority)
+
+    def design(cols: list[int]) -> np.ndarray:
+        return np.hstack([table.values[:, cols], table.within[:, cols]])
+
+    def learned_design(cols: list[int]) -> np.ndarray:
+        """Each option's values, its z-scores within the item, and the item's means (the context: which options
+        are shown together), so boosting can learn a lookup such as "in items showing these solids, pick that one"."""
+        return np.hstack([design(cols), item_means(table.values[:, cols], table.item, n_items)])
+
+    runners: dict[str, Callable[[FeatureTable], pickers.Outcome]] = {}
+    concept_runners: dict[str, Callable[[FeatureTable], pickers.Outcome]] = {}
+    for model in ("logistic", "boosting"):
+        if surface_cols:
+            x_s = learned_design(surface_cols)
+            runners[f"surface/{model}"] = lambda t, x=x_s, m=model: pickers.learned(t, x, m, seed)
+        if table.raw.shape[1]:
+            # boosting gets the crops at 8 x 8 (its cost grows with the columns; logistic regression keeps 16 x 16)
+            x_r = table.raw if model == "logistic" else coarse(table.raw)
+            runners[f"raw/{model}"] = lambda t, x=x_r, m=model: pickers.learned(t, x, m, seed)
+        if concept_cols:
+            x_c = learned_design(concept_cols)
+            concept_runners[f"concept/{model}"] = lambda t, x=x_c, m=model: pickers.learned(t, x, m, seed)
+    for cols, target, tag in ((surface_cols, runners, "single/best"), (concept_cols, concept_runners, "concept/single")):
+        if cols:
+            target[tag] = lambda t, c=cols: _single(t, c, design(c))[0]
+    features: list[FeatureScore] = []
+    for cols in (surface_cols, concept_cols):
+        if cols:
+            features += _single(table, cols, design(cols), concept)[1]
+    outcomes = {name: run(table) for name, run in runners.items()}
+    concept_outcomes = {name: run(table) for name, run in concept_runners.items()}
+    scores = tuple(_score(name, table, out, rng) for name, out in outcomes.items())
+    concept_scores = tuple(_score(name, table, out, rng) for name, out in concept_outcomes.items())
+    features.sort(key=lambda f: (-f.accuracy, f.name, f.direction))
+    top = tuple([f for f in features if not f.concept][:TOP_FEATURES] + [f for f in features if f.concept][:TOP_FEATURES])
+    flagged = sorted((s for s in scores if s.low > baseline + margin), key=lambda s: -s.low)
+    note = ""
+    if flagged and flagged[0].low <= baseline + CLEAR and permutations:
+        # A marginal flag: cross-validated accuracy is over-dispersed under the null (about 1.3x the binomial
+        # spread), so confirm it against the same picker on label-permuted copies of the set.
+        lead = flagged[0]
+        null = [_accuracy(runners[lead.name](permuted(table, rng))) for _ in range(permutations)]
+        if lead.accuracy > max(null):
+            note = f"{lead.name}: above all {permutations} label-permuted runs (max {100 * max(null):.1f}%)"
+            flagged = [lead]
+        else:
+            note = f"{lead.name} at {100 * lead.accuracy:.1f}% not above {permutations} label-permuted runs (max {100 * max(null):.1f}%)"
+            flagged = []
+    leak = bool(flagged) or extra.get("position_p", 1.0) < POSITION_P
+    cue = flagged[0].name if flagged else ("answer position" if leak else None)
+    examples: tuple[Example, ...] = ()
+    if flagged:
+        credit = outcomes[flagged[0].name].credit
+        if table.kind == CHOICE:
+            right = np.flatnonzero(credit >= 1.0)
+        else:
+            wrong = np.bincount(table.item, weights=1 - credit, minlength=n_items)
+            right = np.flatnonzero(wrong == 0)
+        examples = tuple(_example(items[int(i)], table) for i in right[:4])
+    if table.kind != CHOICE:
+        best = max(scores, key=lambda s: s.low) if scores else None
+        if best is not None:
+            wrong = np.bincount(table.item, weights=1 - outcomes[best.name].credit, minlength=n_items)
+            extra["best_item_accuracy"] = float((wrong == 0).mean())
+        majority_label = int(table.labels.mean() >= 0.5)
+        extra["majority_item_accuracy"] = float(np.mean([all(lab == majority_label for lab in it.labels) for it in items]))
+    return SetAudit(
+        group, preset, table.kind, n_items, n_rows, chance, majority, baseline, margin,
+        scores, concept_scores, top, leak, cue, examples, note, extra,
+    )  # fmt: skip
+
+
+def coarse(raw: np.ndarray) -> np.ndarray:
+    """16 x 16 crops as 8 x 8 block means."""
+    side = int(round(math.sqrt(raw.shape[1])))
+    return raw.reshape(-1, side // 2, 2, side // 2, 2).mean(axis=(2, 4)).reshape(len(raw), -1)
+
+
+def _accuracy(outcome: pickers.Outcome) -> float:
+    return float(outcome.credit.mean())
+
+
+def _single(
+    table: FeatureTable, cols: list[int], x: np.ndarray, concept: set[str] = frozenset()
+) -> tuple[pickers.Outcome, list[FeatureScore]]:
+    """The cross-validated best single feature and every feature's in-sample accuracy."""
+    if table.kind == CHOICE:
+        credit, keys = pickers.single_choice(table, cols)
+        acc = credit.mean(axis=0)
+        scores = [FeatureScore(table.names[c], d, float(a), table.names[c] in concept) for (c, d), a in zip(keys, acc, strict=True)]
+        return pickers.cv_select(table, credit), scores
+    outcome, in_sample = pickers.single_binary(table, x)
+    names = [table.names[c] for c in cols] + [f"{table.names[c]} (within item)" for c in cols]
+    concepts = [table.names[c] in concept for c in cols] * 2
+    return outcome, [FeatureScore(n, "threshold", float(a), k) for n, a, k in zip(names, in_sample, concepts, strict=True)]
+
+
+def _example(item: AuditItem, table: FeatureTable) -> Example:
+    if item.options:
+        return Example(item.key, thumbnail(item), "")
+    ans = item.labels.index(1) if item.kind == CHOICE else 0
+    text = ", ".join(f"{k}={v[ans]:.3g}" for k, v in sorted(item.values.items()))
+    return Example(item.key, None, f"answer's values: {text}")
+
+
+def audit(items: Sequence[AuditItem], seed: int = 0, margin: float = MARGIN) -> list[SetAudit]:
+    """Audit every (group, preset) of ``items`` separately, in order of first appearance."""
+    sets: dict[tuple[str, str], list[AuditItem]] = {}
+    for it in items:
+        sets.setdefault((it.group, it.preset), []).append(it)
+    return [audit_set(v, seed, margin) for v in sets.values()]

@@ -1,0 +1,176 @@
+"""The shortcut audit flags planted leaks and leaves a clean control alone; its parts behave as documented."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+pytest.importorskip("sklearn")
+
+from cogvis_tasks.audit import CHOICE, AuditItem, audit_set, square_crop, to_html, to_markdown, wilson  # noqa: E402
+from cogvis_tasks.audit.features import build  # noqa: E402
+from cogvis_tasks.audit.layouts import RELEASED, load_layouts  # noqa: E402
+from cogvis_tasks.core.errors import DataError  # noqa: E402
+
+N_ITEMS = 100
+OPTIONS = 4
+
+
+def polygon(rng: np.random.Generator, scale: float, symmetric: bool) -> list[tuple[float, float]]:
+    """A random star-shaped polygon around the panel centre; ``symmetric`` mirrors one half onto the other."""
+    k = 7
+    angles = np.sort(rng.uniform(0, 2 * math.pi, k))
+    radii = rng.uniform(0.7, 1.0, k) * scale * 50
+    if symmetric:
+        half = np.sort(rng.uniform(0.15, math.pi - 0.15, 4))
+        r = rng.uniform(0.7, 1.0, 4) * scale * 50
+        angles = np.concatenate([half, 2 * math.pi - half[::-1]])
+        radii = np.concatenate([r, r[::-1]])
+    return [(60 + rr * math.cos(a - math.pi / 2), 60 + rr * math.sin(a - math.pi / 2)) for a, rr in zip(angles, radii, strict=True)]
+
+
+def panel(points: list[tuple[float, float]], colour: tuple[int, int, int] = (0, 0, 0)) -> np.ndarray:
+    img = Image.new("RGB", (120, 120), "white")
+    ImageDraw.Draw(img).polygon(points, outline=colour, width=3)
+    return square_crop(img)
+
+
+def synthetic(kind: str, seed: int = 0, n: int = N_ITEMS) -> list[AuditItem]:
+    """Items whose options are drawn i.i.d.; the planted ``kind`` decides which one is the answer."""
+    rng = np.random.default_rng(seed)
+    items = []
+    for i in range(n):
+        scales = rng.uniform(0.35, 1.0, OPTIONS)
+        colour = tuple(int(v) for v in rng.integers(0, 256, 3))
+        odd = tuple(int(v) for v in (np.array(colour) + 128) % 256)
+        if kind == "largest":
+            answer = int(np.argmax(scales))
+            options = [panel(polygon(rng, s, False)) for s in scales]
+        elif kind == "symmetric":
+            answer = int(rng.integers(OPTIONS))
+            options = [panel(polygon(rng, s, j == answer)) for j, s in enumerate(scales)]
+        elif kind == "colour":
+            answer = int(rng.integers(OPTIONS))
+            options = [panel(polygon(rng, s, False), odd if j == answer else colour) for j, s in enumerate(scales)]
+        elif kind == "clean":
+            answer = int(rng.integers(OPTIONS))
+            options = [panel(polygon(rng, s, bool(rng.integers(2))), colour) for s in scales]
+        else:
+            raise ValueError(kind)
+        labels = tuple(int(j == answer) for j in range(OPTIONS))
+        items.append(AuditItem(f"synthetic/{kind}", "planted", f"{kind}-{i}", CHOICE, labels, tuple(options)))
+    return items
+
+
+@pytest.mark.parametrize(
+    ("kind", "feature"),
+    [("largest", ("bbox_area", "width", "height", "ink", "spread")), ("symmetric", ("sym_", "bsym_")), ("colour", ("colour_", "mean_"))],
+)
+def test_planted_leak_is_flagged_and_named(kind, feature):
+    result = audit_set(synthetic(kind), seed=3)
+    assert result.leak, result
+    assert result.best.low > result.chance + result.margin
+    named = [f for f in result.features[:3] if f.name.startswith(feature)]
+    assert named and named[0].accuracy > 0.6, [(f.name, f.direction, f.accuracy) for f in result.features]
+    assert result.examples and all(ex.image is not None for ex in result.examples)
+
+
+def test_clean_control_is_not_flagged():
+    result = audit_set(synthetic("clean"), seed=3)
+    assert not result.leak, [(s.name, s.accuracy, s.low) for s in result.pickers]
+    assert all(s.low <= result.chance + result.margin for s in result.pickers)
+    assert abs(result.chance - 0.25) < 1e-12
+
+
+def test_audit_is_deterministic():
+    items = synthetic("colour", n=40)
+    a, b = audit_set(items, seed=5), audit_set(items, seed=5)
+    assert to_markdown([a]) == to_markdown([b])
+    assert to_html([a]) == to_html([b])
+
+
+def test_binary_rows_flag_a_label_that_ink_predicts():
+    """Yes/no rows: "yes" rows carry more ink; the audit finds it against the majority rate."""
+    rng = np.random.default_rng(1)
+    items = []
+    for i in range(80):
+        labels = tuple(int(v) for v in rng.integers(0, 2, 5))
+        opts = tuple(panel(polygon(rng, 0.9 if lab else 0.5, False)) for lab in labels)
+        items.append(AuditItem("synthetic/rows", "planted", f"r{i}", "binary", labels, opts))
+    result = audit_set(items, seed=0)
+    assert result.kind == "binary" and result.leak
+    assert result.baseline >= 0.5
+
+
+def test_metadata_items_are_audited_from_values():
+    rng = np.random.default_rng(2)
+    items = []
+    for i in range(120):
+        near = rng.uniform(0, 5, 10)
+        answer = int(np.argmin(near)) if i % 4 else int(rng.integers(10))  # 3 in 4 items: the nearest one
+        items.append(
+            AuditItem(
+                "synthetic/meta", "planted", f"m{i}", CHOICE, tuple(int(j == answer) for j in range(10)), values={"near": tuple(near)}
+            )
+        )
+    result = audit_set(items, seed=0)
+    assert result.leak and abs(result.chance - 0.1) < 1e-12
+    assert result.features[0].name == "near" and result.features[0].direction == "min"
+
+
+def test_within_item_normalisation_and_raw_block():
+    items = synthetic("clean", n=6)
+    table = build(items)
+    for i in range(6):
+        rows = table.item == i
+        assert np.allclose(table.within[rows].mean(axis=0), 0, atol=1e-9)
+        assert np.allclose(table.raw[rows].mean(axis=0), 0, atol=1e-9)
+    assert table.raw.shape == (24, 256)
+
+
+def test_symmetry_features_measure_symmetry():
+    rng = np.random.default_rng(4)
+    sym = build([AuditItem("s/s", "p", "k", CHOICE, (1, 0), (panel(polygon(rng, 0.9, True)), panel(polygon(rng, 0.9, False))))])
+    v = sym.column("sym_v")
+    assert v[0] > 0.9 and v[0] > v[1]
+
+
+def test_wilson_matches_the_textbook_interval():
+    low, high = wilson(30, 100)  # Wilson 95% for 30/100: 0.2189 to 0.3958
+    assert abs(low - 0.2189) < 5e-4 and abs(high - 0.3958) < 5e-4
+    assert wilson(0, 10)[0] == 0.0
+
+
+def test_concept_features_are_reported_apart_not_flagged():
+    items = [AuditItem("minds_eye/SS", "planted", it.key, CHOICE, it.labels, it.options) for it in synthetic("symmetric")]
+    result = audit_set(items, seed=3)
+    assert result.concept and max(s.accuracy for s in result.concept) > 0.6
+    assert all(not f.name.startswith(("sym_", "bsym_")) for f in result.features if not f.concept)
+    assert any(f.concept for f in result.features)
+
+
+def test_item_validation_names_the_item():
+    crop = np.zeros((64, 64, 3), dtype=np.uint8)
+    with pytest.raises(ValueError, match="k1.*exactly one answer"):
+        AuditItem("g", "p", "k1", CHOICE, (1, 1), (crop, crop))
+    with pytest.raises(ValueError, match="k2.*3 option crops for 2"):
+        AuditItem("g", "p", "k2", CHOICE, (1, 0), (crop, crop, crop))
+
+
+def test_layout_override_and_errors(tmp_path):
+    path = tmp_path / "layout.json"
+    path.write_text(json.dumps({"PF": {"rows": 2, "cols": 4, "options": [[1, 0], [1, 1], [1, 2], [1, 3]], "stimulus": [[0, 0]]}}))
+    layouts = load_layouts(path)
+    assert layouts["PF"].cols == 4 and layouts["MT"] == RELEASED["MT"]
+    boxes = layouts["PF"].boxes(400, 200, layouts["PF"].options)
+    assert boxes[0] == (0.0, 100.0, 100.0, 200.0)
+    path.write_text(json.dumps({"PF": {"rows": 2, "cols": 4, "options": [[2, 0]]}}))
+    with pytest.raises(DataError, match="outside the 2 x 4 grid"):
+        load_layouts(path)
+    path.write_text(json.dumps({"XX": {"rows": 1, "cols": 1, "options": [[0, 0]]}}))
+    with pytest.raises(DataError, match="unknown task"):
+        load_layouts(path)
