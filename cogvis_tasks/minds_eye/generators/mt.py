@@ -6,14 +6,19 @@ front (for unit cubes of one lattice, sorting whole cubes by centre depth is exa
 turned by ``axes`` successive rotations about the world x, y and z axes (x first; multiples of ``angle_step``).
 Distractors (none shares the answer's pose, so no option is paired with it by the drawing):
 
-* ``mirror``: the original's mirror image, unrotated (reflected through one of its lattice planes, drawn in the
-  original's orientation): the look-alike that only handedness rules out;
-* ``mirror2``: the mirror image, then rotated by its own rotation of the item's class;
+* ``mirror``: the original's mirror image (reflected through one of its lattice planes), turned like every option;
+* ``mirror2``: the mirror image through another plane (another look-alike that only handedness rules out);
 * ``similar``: another polycube with the same cubes (one cube moved), congruent to the original under no rotation
   or reflection;
-* ``rotate2``: the original rotated by its own rotation of the class (the release reuses the answer's pose, which
-  tells the solver the answer is one of two identical outlines), colours shuffled so that no rotation restores them;
-  coloured items only.
+* ``rotate2``: the original with colours shuffled so that no rotation restores them; coloured items only.
+
+Likeness to the original carries no signal (closes the shortcut audit's MT cue). ``mirror`` used to be drawn
+unturned, in the original's orientation, and the turned lures still drew closer to the original on average, so
+"pick the option most unlike the original" found the answer in 38-40% of easy / medium items. Now the four option
+poses come from one pool (rotations of the item's class applied to the original's orientation, pairwise at least
+``MIN_POSE_GAP`` apart, so no option is paired with another by its pose), and are dealt to the options so that the
+answer's rank by :func:`unlikeness` to the original (a small grey sketch of each drawing) is drawn uniformly per
+item: the answer is the most unlike, the most like or in between equally often.
 
 Views must be unambiguous: every figure faces the camera with all three of its face directions (no face edge-on),
 every cube shows at least ``MIN_VISIBLE`` of its own projected area, and the five drawings are pairwise different
@@ -40,7 +45,7 @@ import functools
 import itertools
 import math
 import random
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,7 +63,7 @@ MIN_CUBES, MAX_CUBES = 6, 10
 MIN_VISIBLE = 0.25  # each cube shows at least this share of a lone cube's projected area
 MIN_VISIBLE_ORIGINAL = 0.36  # the reference figure must be clearer still
 MIN_FACING = 0.28  # |eye . lattice axis| for every lattice axis: no face direction is seen (nearly) edge-on
-MIN_POSE_GAP = 60.0  # degrees between a distractor's pose and the answer's
+MIN_POSE_GAP = 60.0  # degrees between any two options' poses
 MAX_TRIES = 400
 TRIES_PER_FAMILY = 40
 
@@ -472,26 +477,27 @@ def _turn_between(a: np.ndarray, b: np.ndarray) -> float:
     return math.degrees(math.acos(max(-1.0, min(1.0, (float(np.trace(a.T @ b)) - 1) / 2))))
 
 
-def _class_poses(
-    rng: random.Random, config: Config, start: np.ndarray, answer: np.ndarray | None = None
-) -> Iterator[tuple[tuple[int, int, int], np.ndarray]]:
-    """Frames ``R @ start`` for rotations R of the item's class, in random order, that show all three face
-    directions; with ``answer``, only those at least MIN_POSE_GAP degrees from it (a near-identical pose would pair
-    the option with the answer)."""
+Pose = tuple[tuple[int, int, int], np.ndarray]  # class rotation angles and the frame they give
+
+
+def _class_poses(rng: random.Random, config: Config, start: np.ndarray) -> list[Pose]:
+    """Frames ``R @ start`` for the rotations R of the item's class that show all three face directions, in random
+    order, with their angles."""
     choices = list(rotation_class(config.axes, config.angle_step))
     rng.shuffle(choices)
-    for angles in choices:
-        frame = rotation_matrix(angles) @ start
-        if _facing(frame) and (answer is None or _turn_between(frame, answer) >= MIN_POSE_GAP):
-            yield angles, frame
+    poses = [(angles, rotation_matrix(angles) @ start) for angles in choices]
+    return [p for p in poses if _facing(p[1])]
 
 
-def _turned(rng: random.Random, config: Config, cells: Cells, start: np.ndarray, answer: np.ndarray) -> Figure | None:
-    """The cells drawn in a clear pose of the class (see _class_poses), or None."""
-    for _, frame in itertools.islice(_class_poses(rng, config, start, answer), 12):
-        fig = Figure(cells, frame)
-        if clear_view(fig):
-            return fig
+def _spread_poses(rng: random.Random, config: Config, start: np.ndarray, count: int) -> list[Pose] | None:
+    """``count`` class poses at least MIN_POSE_GAP degrees apart pairwise (no two options are posed alike), drawn
+    one by one, or None."""
+    chosen: list[Pose] = []
+    for pose in _class_poses(rng, config, start):
+        if all(_turn_between(pose[1], other[1]) >= MIN_POSE_GAP for other in chosen):
+            chosen.append(pose)
+            if len(chosen) == count:
+                return chosen
     return None
 
 
@@ -499,23 +505,13 @@ def _reflection(axis: int) -> IntMat:
     return tuple(tuple(-1 if r == c == axis else int(r == c) for c in range(3)) for r in range(3))
 
 
-def _distractor(rng: random.Random, config: Config, kind: str, original: Figure, answer: np.ndarray) -> Figure | None:
-    cells, start = original.cells, original.frame
-    if kind == "mirror":
-        planes = [0, 1, 2]
-        rng.shuffle(planes)
-        for p in planes:
-            fig = Figure(_transformed(_reflection(p), cells), start)
-            if clear_view(fig):
-                return fig
-        return None
-    if kind == "mirror2":
-        return _turned(rng, config, _transformed(_reflection(rng.randrange(3)), cells), start, answer)
+def _distractor_cells(rng: random.Random, kind: str, cells: Cells) -> Cells | None:
+    """The cubes of a distractor (before it is posed): a mirror image, a one-cube change, or shuffled colours."""
+    if kind in ("mirror", "mirror2"):
+        return _transformed(_reflection(rng.randrange(3)), cells)
     if kind == "similar":
-        moved = moved_cube(rng, cells)
-        return None if moved is None else _turned(rng, config, moved, start, answer)
-    shuffled = shuffled_colours(rng, cells)  # rotate2
-    return None if shuffled is None else _turned(rng, config, shuffled, start, answer)
+        return moved_cube(rng, cells)
+    return shuffled_colours(rng, cells)  # rotate2
 
 
 def _start_pose(rng: random.Random, config: Config) -> np.ndarray:
@@ -526,23 +522,80 @@ def _start_pose(rng: random.Random, config: Config) -> np.ndarray:
     return rotation_matrix(rng.choice(poses(config.axes, config.angle_step)))
 
 
-def _attempt(rng: random.Random, config: Config, family: str) -> Built | None:
+SKETCH_UNIT, SKETCH_SIZE = 5, 72  # px per cube edge and side of the small drawing :func:`unlikeness` compares
+
+
+def sketch(fig: Figure) -> np.ndarray:
+    """The figure painted small in grey, centred as :func:`draw_figure` centres it (bounding box in the middle)."""
+    img = Image.new("L", (SKETCH_SIZE, SKETCH_SIZE), 255)
+    draw = ImageDraw.Draw(img)
+    x0, y0, x1, y1 = fig.bounds
+    cx, cy = SKETCH_SIZE / 2 - SKETCH_UNIT * (x0 + x1) / 2, SKETCH_SIZE / 2 - SKETCH_UNIT * (y0 + y1) / 2
+    for _, screen, rgb in fig.faces:
+        grey = round(0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2])
+        draw.polygon([(cx + SKETCH_UNIT * x, cy + SKETCH_UNIT * y) for x, y in screen], fill=grey, outline=40)
+    return np.asarray(img, dtype=float)
+
+
+def unlikeness(a: Figure, b: Figure) -> float:
+    """How different two drawings look: the mean grey-level difference of their small sketches (what a picture
+    comparison sees)."""
+    return float(np.abs(sketch(a) - sketch(b)).mean())
+
+
+def _deal(rng: random.Random, original: Figure, shapes: list[Cells], frames: list[np.ndarray], rank: int) -> list[int] | None:
+    """Which pose each option takes (``shapes[0]`` is the answer's): a random assignment under which every figure is
+    clearly visible and the answer's rank by :func:`unlikeness` to the original is ``rank`` (drawn uniformly per item:
+    0 = most like the original), or None.
+
+    Reflected and rebuilt shapes turned by the same rotations as the answer still drew closer to the original on
+    average, so "pick the option most unlike the original" found the answer; dealing to a uniform rank removes that.
+    """
+    figures = {(i, j): Figure(shape, frame) for i, shape in enumerate(shapes) for j, frame in enumerate(frames)}
+    reference = sketch(original)
+    far = {key: float(np.abs(sketch(fig) - reference).mean()) for key, fig in figures.items()}
+    clear: dict[tuple[int, int], bool] = {}
+    deals = list(itertools.permutations(range(len(frames))))
+    rng.shuffle(deals)
+    for deal in deals:
+        d = [far[(i, j)] for i, j in enumerate(deal)]
+        if sum(x < d[0] - 1e-9 for x in d[1:]) != rank or sum(abs(x - d[0]) <= 1e-9 for x in d[1:]):
+            continue
+        keys = list(enumerate(deal))
+        for key in keys:
+            if key not in clear:
+                clear[key] = clear_view(figures[key])
+        if all(clear[key] for key in keys):
+            return list(deal)
+    return None
+
+
+def _attempt(rng: random.Random, config: Config, family: str, rank: int) -> Built | None:
+    """One try at an item: the shape, its original view, the distractors' cubes, and four poses for the options.
+
+    The four option poses are drawn from one pool (class rotations of the original's orientation, pairwise at least
+    MIN_POSE_GAP apart) and dealt to the answer and the distractors in random order, so no option's pose, and hence
+    no drawing's likeness to the original, marks the answer (an unturned mirror image made "pick the option most
+    unlike the original" find the answer).
+    """
     cells = random_shape(rng, family, config.coloured)
     if cells is None:
         return None
     original = Figure(cells, _start_pose(rng, config))
     if not clear_view(original, MIN_VISIBLE_ORIGINAL):
         return None
-    candidates = ((a, Figure(cells, frame)) for a, frame in itertools.islice(_class_poses(rng, config, original.frame), 12))
-    angles, correct = next(((a, fig) for a, fig in candidates if clear_view(fig)), (None, None))
-    if correct is None:
+    kinds = rng.sample(config.distractors, 3)
+    shapes = [_distractor_cells(rng, kind, cells) for kind in kinds]
+    if any(shape is None for shape in shapes):
         return None
-    distractors = []
-    for kind in rng.sample(config.distractors, 3):
-        fig = _distractor(rng, config, kind, original, correct.frame)
-        if fig is None:
-            return None
-        distractors.append((kind, fig))
+    poses = _spread_poses(rng, config, original.frame, 4)
+    if poses is None:
+        return None
+    dealt = _deal(rng, original, [cells, *shapes], [frame for _, frame in poses], rank)
+    if dealt is None:
+        return None
+    angles, correct = poses[dealt[0]][0], Figure(cells, poses[dealt[0]][1])
+    distractors = [(kind, Figure(shape, poses[j][1])) for kind, shape, j in zip(kinds, shapes, dealt[1:], strict=True)]
     figures = [original, correct] + [f for _, f in distractors]
     if len({f.drawing_key() for f in figures}) != len(figures):
         return None  # two panels would draw the same cubes in the same places
@@ -551,11 +604,13 @@ def _attempt(rng: random.Random, config: Config, family: str) -> Built | None:
 
 def build(rng: random.Random, config: Config) -> Built:
     """The family is drawn first and kept while its attempts fail, so families that are harder to view clearly
-    are not under-represented."""
+    are not under-represented; so is the answer's rank by likeness to the original (drawn uniformly once per item,
+    so ranks that are harder to deal are not under-represented either)."""
+    rank = rng.randrange(4)
     for _ in range(MAX_TRIES // TRIES_PER_FAMILY):
         family = rng.choice(sorted(FAMILIES))
         for _ in range(TRIES_PER_FAMILY):
-            built = _attempt(rng, config, family)
+            built = _attempt(rng, config, family, rank)
             if built is not None:
                 return built
     raise RuntimeError(f"MT: no clear item found in {MAX_TRIES} attempts for {config}")
