@@ -3,7 +3,7 @@
 Answers are re-derived by the independent verifier (attributes measured on the drawn
 strokes) over every preset and custom configs, 1,100 items; the measured attributes of
 every figure must equal its design's, no conforming figure may stand out in any
-attribute, the verifier must reject scenes with two odd figures or none, and the
+attribute, the drawing kind may not point at the odd figure, the verifier must reject scenes with two odd figures or none, and the
 presets, the released ``reason`` text, the drawing (pixels against the scene) and an ink
 proxy are checked. Bulk checks use :func:`vra.plan` (the scene without drawing).
 """
@@ -67,6 +67,32 @@ def test_no_conforming_figure_stands_out(name: str) -> None:
             assert set(odd) <= {_answer(option_types)}, (name, index, attr)
         kinds = [fig["design"]["kind"] for fig in scene["figures"]]
         assert set(verify_vra.single_odd_out(kinds)) <= {_answer(option_types)}
+
+
+def _kinds_showing(attributes: list[str], values: list) -> set[str]:
+    """Drawing kinds some design of which shows these attribute values."""
+    return {s.kind for s in vra.all_specs() if all(s.labels()[a] == v for a, v in zip(attributes, values, strict=True))}
+
+
+@pytest.mark.parametrize("name", ["medium", "hard"])
+def test_unique_kind_picker_is_at_chance(name: str) -> None:
+    """The audit's picker "the figure no other figure shares its drawing kind with" (uniform among such figures, all
+    six when there is none) finds the answer no more often than chance + 3 SD wherever a kind can show both the shared
+    and the odd value (it found 59% of medium answers when the odd figure's kind was exempt from the no-unique rule).
+    Where no kind can (curved, regular, crossings or regions against none), the odd figure's kind is necessarily its
+    own: that is the concept, checked to be the only case."""
+    hits, count = 0.0, 0
+    for scene, option_types, _ in _plans(name):
+        answer, params = _answer(option_types), scene["params"]
+        kinds = [fig["design"]["kind"] for fig in scene["figures"]]
+        if not _kinds_showing(params["attributes"], params["conform"]) & _kinds_showing(params["attributes"], params["odd"]):
+            assert kinds[answer] not in kinds[:answer] + kinds[answer + 1 :]
+            continue
+        unique = [j for j, kind in enumerate(kinds) if kinds.count(kind) == 1] or list(range(6))
+        hits += (answer in unique) / len(unique)
+        count += 1
+    chance = 1 / 6
+    assert count >= 0.5 * PER_PRESET and hits / count <= chance + 3 * math.sqrt(chance * (1 - chance) / count), (name, hits, count)
 
 
 def test_verifier_rejects_scenes_without_a_single_odd_figure() -> None:

@@ -27,6 +27,17 @@ Presets (structural: recursion depth, rule complexity, kind and strength of the 
 * hard: depth 4-5, all families with asymmetric rules (unequal branches, twisted
   polygons, off-centre nesting, lopsided Pythagoras trees), and subtle breaks (15-30%)
   only at level 2 or deeper, where the elements are small.
+
+Symmetry carries no signal. Closed cue (audit, issue 14): the regular families of
+medium are all mirror-symmetric (about the vertical), and a dropped branch, a twisted
+level or an off-axis shift made the broken figure lopsided, so "the least
+mirror-symmetric figure" found 58% of medium answers (a learned picker 74%, chance 25%).
+Breaks now keep the symmetries the unbroken rule has (:func:`symmetry_keeping_breaks`):
+a symmetric tree changes both branch angles or ratios or grows a middle branch, a
+Sierpinski pattern scales or fills its centre, a Koch curve grows a mirrored bump, a
+twist turns a level by half a polygon side, a shift runs along the circles' line of
+centres; asymmetric rules (hard) still take any break, and families whose rule is always
+symmetric (nested circles, Sierpinski, Koch) keep their symmetry there too.
 """
 
 from __future__ import annotations
@@ -187,8 +198,11 @@ def _family_maps(family: str, p: dict[str, Any]) -> list[Map]:
         return [(p["ratio"] + 0j, 2 / 3 * c) for c in cells]
     if family == "pythagoras_tree":
         a = math.radians(p["angle"])
+        left = p["ratio"] * math.cos(a) * cmath.exp(1j * a)
+        if p["angle"] == 45.0:  # the right square as the left one's mirror image, also when a scale break shrinks both
+            return [(left, 1j), (left.conjugate(), 1 + 1j - left.conjugate())]
         apex = 1j + math.cos(a) * cmath.exp(1j * a)
-        return [(p["ratio"] * math.cos(a) * cmath.exp(1j * a), 1j), (p["ratio"] * math.sin(a) * cmath.exp(1j * (a - math.pi / 2)), apex)]
+        return [(left, 1j), (p["ratio"] * math.sin(a) * cmath.exp(1j * (a - math.pi / 2)), apex)]
     b = math.radians(p["angle"])  # koch_curve: four pieces with a bump of angle b
     s = 1 / (2 + 2 * math.cos(b))
     up, down = cmath.exp(1j * b), cmath.exp(-1j * b)
@@ -223,10 +237,48 @@ def sample_params(rng: random.Random, family: str, depth: int, asymmetric: bool)
     return {"angle": rng.uniform(50, 75) if asymmetric else 60.0}  # koch_curve
 
 
+def symmetric_rule(family: str, p: dict[str, Any]) -> bool:
+    """Does the rule draw a mirror-symmetric pattern? (Nested circles always do: their centres lie on one line.)"""
+    if family == "concentric_polygons":
+        return p["twist"] == 0
+    if family in ("binary_tree", "ternary_tree"):
+        return p["angle_l"] == p["angle_r"] and p["ratio_l"] == p["ratio_r"]
+    if family == "pythagoras_tree":
+        return p["angle"] == 45.0
+    return True
+
+
+def symmetry_keeping_breaks(family: str, p: dict[str, Any]) -> tuple[str, ...]:
+    """The breaks that keep the pattern's symmetries (mirror and rotation) as the unbroken rule has them.
+
+    A break that made a symmetric pattern lopsided would single out the odd figure as the least symmetric one without
+    any level being compared. Dropping one branch of a symmetric tree, one corner copy of a Sierpinski triangle or
+    carpet (loses the rotation), one Koch piece, or bending a symmetric Pythagoras tree is therefore not used on a
+    symmetric rule; a twist turns a level by half a side (the mirror axes then coincide again), a shift moves along the
+    nested circles' line of centres, a dropped ternary branch is the middle one.
+    """
+    if family == "nested_circles":
+        return ("scale",) if tuple(p["pivot"]) == (0.0, 0.0) else ("scale", "shift")  # concentric: also rotation
+    if family == "concentric_polygons":
+        return ("scale", "twist")
+    if not symmetric_rule(family, p):
+        return BREAKS[family]
+    return {
+        "binary_tree": ("angle", "scale", "extra"),
+        "ternary_tree": ("angle", "scale", "drop"),
+        "sierpinski_triangle": ("scale", "extra"),
+        "sierpinski_carpet": ("scale", "extra"),
+        "pythagoras_tree": ("scale",),
+        "koch_curve": ("extra",),
+    }[family]
+
+
 def broken_rule(rng: random.Random, family: str, p: dict[str, Any], kind: str, strength: float) -> tuple[dict[str, Any], int | None]:
-    """Parameters of the changed level and the map it drops (None: no map dropped)."""
+    """Parameters of the changed level and the map it drops (None: no map dropped); symmetric rules stay symmetric
+    (see :func:`symmetry_keeping_breaks`)."""
     q = dict(p)
     sign = rng.choice((-1, 1))
+    symmetric = symmetric_rule(family, p)
     if kind == "scale" and family in ("nested_circles", "concentric_polygons"):
         q["ratio"] = 1 - (1 - p["ratio"]) * (1 + sign * strength)  # the gap to the parent widens or narrows
     elif kind == "scale":  # copies grow or shrink (growing ones overlap their neighbours, which shows too)
@@ -238,13 +290,15 @@ def broken_rule(rng: random.Random, family: str, p: dict[str, Any], kind: str, s
         else:
             q["angle_l"], q["angle_r"] = p["angle_l"] + sign * 60 * strength, p["angle_r"] + sign * 60 * strength
     elif kind == "twist":
-        q["twist"] = p["twist"] + sign * strength * 180 / p["sides"]
-    elif kind == "shift":
-        heading = rng.uniform(0, 2 * math.pi)
+        q["twist"] = 180 / p["sides"] if symmetric else p["twist"] + sign * strength * 180 / p["sides"]
+    elif kind == "shift":  # along the line of centres (the pivot's direction), which stays the mirror axis
+        heading = math.atan2(p["pivot"][1], p["pivot"][0]) + rng.choice((0.0, math.pi))
         q["offset"] = (strength * (1 - p["ratio"]) * math.cos(heading), strength * (1 - p["ratio"]) * math.sin(heading))
     elif kind == "extra":
         q["extra"] = True
-    return q, (rng.randrange(len(rule_maps(family, p))) if kind == "drop" else None)
+    if kind != "drop":
+        return q, None
+    return q, (1 if symmetric else rng.randrange(len(rule_maps(family, p))))  # symmetric: only a ternary tree drops, its middle
 
 
 def build_levels(family: str, p: dict[str, Any], depth: int, broken: dict[str, Any] | None = None) -> list[np.ndarray]:
@@ -376,7 +430,7 @@ def broken_figure(rng: random.Random, family: str, config: Config, box: base.Box
     """A pattern whose rule changes at one level, or None if the change would not be visible."""
     fig = regular_figure(rng, family, config, box)
     depth, params = fig["depth"], fig["params"]
-    kind = rng.choice(BREAKS[family])
+    kind = rng.choice(symmetry_keeping_breaks(family, params))
     strength = rng.uniform(config.break_min, config.break_max)
     changed, drop = broken_rule(rng, family, params, kind, strength)
     level = rng.randint(config.min_break_level, depth - 1)

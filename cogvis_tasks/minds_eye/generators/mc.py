@@ -13,42 +13,45 @@ the same solid).
 
 Distractor types (``option_types``):
 
-- ``similar_faces``: one of the three wrong solids of the pool nearest to the correct one in face statistics
+- ``similar_faces``: a wrong solid among the three of the pool nearest to the correct one in face statistics
   (distance = L1 between the mixes of polygon kinds + relative difference of face counts; cones and cylinders are
   never near), e.g. a cuboid or triangular prism for a cube, a tetrahedron or octahedron for an icosahedron.
-- ``net_colour`` (colour-lure configs only): a wrong solid painted in the net's colour. Every other option, the correct
-  one included, gets its own colour different from the net's, so the colour match is always a lure and the lure rate
-  (how often a wrong answer is the colour-matched option, against 1/3 for a uniform guess) is computable from
-  ``net_color`` and ``option_colors``.
-- ``other``: any other wrong solid of the pool (never one of the three nearest).
+- ``other``: any other wrong solid of the pool.
+- ``net_colour`` (colour-lure configs only): the wrong solid painted in the net's colour. Exactly one option has the
+  net's colour, drawn uniformly among the four, so it is the answer in 1 item of 4 (then no option is a lure); the
+  others get distinct other colours. The lure rate (how often a wrong answer is the colour-matched option, against
+  uniform choice among the wrong options) is computable from ``net_color`` and ``option_colors``.
 
-Presets (structural parameters: which solids the net comes from, the distractor pool, how many distractors are
-face-similar, whether colours lure). In every preset the distractor pool IS the net pool, so each solid is shown as
-the answer and as a wrong option alike; otherwise a solid that is only ever wrong (a cone, a wide pyramid, a solid
-with many edges) tells the answer by being absent from it, and so does any way of drawing it:
+Presets (structural parameters: which solids the net comes from, the distractor pool, how many distractors are at
+least face-similar, whether colours lure). In every preset the distractor pool IS the net pool:
 
 - easy: the paper's "cube, cuboid, prism, pyramid": cube, cuboid, triangular / pentagonal prism, square pyramid,
-  tetrahedron (4-7 faces, a handful of possible nets); one similar-faces distractor; one colour for everything.
+  tetrahedron (4-7 faces, a handful of possible nets); any four of them (1-3 face-similar wrong options, mostly 2);
+  one colour for everything.
 - medium: pentagonal / hexagonal / triangular prism, pentagonal pyramid, tetrahedron (4-8 faces, up to three polygon
-  kinds); two similar-faces distractors, so most wrong options are prisms or pyramids that differ from the answer
-  only in the number of sides of the base; one colour.
+  kinds); at least two face-similar wrong options, so most wrong options are prisms or pyramids that differ from the
+  answer only in the number of sides of the base; one colour.
 - hard: the Platonic nets the paper names (tetra-, octa-, dodeca-, icosahedron; up to 20 faces of one polygon kind, so
-  counting faces and their arrangement is the only way); the four Platonic solids are every item's options: two
-  similar-faces distractors and a colour-matched lure, the correct solid in another colour.
+  counting faces and their arrangement is the only way); the four Platonic solids are every item's options, one of
+  them in the net's colour.
 
-No simple image cue finds the answer (tests measure widest, narrowest, tallest, shortest, largest and smallest box,
-most and least ink, most and least dark edge pixels against chance):
+No surface cue finds the answer (tests: widest, narrowest, tallest, shortest, largest and smallest box, most and least
+ink, most and least dark edge pixels, a cross-validated set-lookup picker, the colour match, all at chance):
 
-- Which solids an item shows carries no signal: the net solid is drawn with the weights of :func:`net_weights`, which
-  make every solid of the pool the answer in 1 of 4 items that show it (uniform nets would not: a solid that is often
-  near others is left out of their items more often, so showing it would favour it).
+- Which solids an item shows carries no signal. Closed cue (audit, issue 14): the net solid used to be drawn first
+  (weighted so that each single solid shown was the answer 1 time in 4), but the SET of four solids shown then fixed
+  or nearly fixed the answer (a set-lookup picker found 67% of easy answers, 36% / 33% of medium / hard, chance 25%).
+  Now the set is drawn first (uniformly among :func:`option_sets`) and the answer uniformly among its four members,
+  so P(answer | set shown) = 1/4 for every member of every set.
+- Colour carries no signal. Closed cue (same audit): the net's colour used to be always on a wrong solid, so "never
+  pick the net-coloured option" found 1/3 of hard answers; now the answer has the net's colour as often as any option.
 - Drawn extents are balanced: the view of each option is picked for a bounding-box aspect drawn from one range for all
   solids, the scale fixes sqrt(outline area x box area), and a random size factor applies to every option alike.
 - Curved solids are not in any preset: their nets (a sector and a disc, a rectangle and two discs) have no polygon
   faces to fold combinatorially, so a cone or cylinder could only be wrong, and its few edges and wide outline would
   then point away from it (the paper lists the cone among easy solids; this is the one departure). They stay
-  available to custom configs as distractors, with that cue: ``net_weights`` balances only configs whose distractor
-  pool equals the net pool.
+  available to custom configs as distractors, with that cue: uniform answers within the set hold only for configs
+  whose sets can have any member as the answer.
 """
 
 from __future__ import annotations
@@ -220,13 +223,40 @@ MEDIUM_POOL = ("pentagonal_prism", "hexagonal_prism", "pentagonal_pyramid", "tet
 HARD_POOL = ("tetrahedron", "octahedron", "dodecahedron", "icosahedron")
 
 
+@functools.cache
+def option_sets(config: Config) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """The four-solid sets an item may show, each with the members that may be its answer.
+
+    A member may be the answer when it is a net solid, the other three are distractor solids and at least
+    ``config.similar`` of them are in its similar-faces set. Sets where every member may be the answer are kept when
+    the config has any (the presets have only such sets): the item draws the set first and then its answer uniformly
+    among the set's members, so neither the set shown nor any solid in it says which one is the answer. Configs
+    without such sets keep every set with some admissible answer (their solids that are never nets are then only ever
+    wrong: a cue such configs accept).
+    """
+    pool = sorted(set(config.net_solids) | set(config.distractor_solids))
+    sets = []
+    for combo in itertools.combinations(pool, 4):
+        answers = tuple(
+            a
+            for a in combo
+            if a in config.net_solids
+            and all(s in config.distractor_solids for s in combo if s != a)
+            and sum(s in similar_set(a, config.distractor_solids) for s in combo if s != a) >= config.similar
+        )
+        if answers:
+            sets.append((combo, answers))
+    full = [(combo, answers) for combo, answers in sets if len(answers) == 4]
+    return tuple(full or sets)
+
+
 @dataclass(frozen=True)
 class Config:
     net_solids: tuple[str, ...] = EASY_POOL  # the net is of one of these
-    # wrong options come from these; the same set as net_solids keeps every solid as often right as wrong (no cue)
+    # wrong options come from these; the same set as net_solids lets every solid be as often right as wrong (no cue)
     distractor_solids: tuple[str, ...] = EASY_POOL
-    similar: int = 1  # distractors drawn from the similar-faces set
-    colour_lure: bool = False  # one wrong solid in the net's colour, the others (correct included) in other colours
+    similar: int = 1  # at least this many of the three wrong solids are face-similar to the answer
+    colour_lure: bool = False  # one option (the answer as often as any) in the net's colour, the others in other colours
 
     def __post_init__(self) -> None:
         if not self.net_solids or not set(self.net_solids) <= set(NETTABLE) or len(set(self.net_solids)) != len(self.net_solids):
@@ -234,16 +264,17 @@ class Config:
         if not set(self.distractor_solids) <= set(SOLIDS) or len(set(self.distractor_solids)) != len(self.distractor_solids):
             raise ValueError(f"distractor_solids must be distinct names from {SOLIDS}, got {self.distractor_solids!r}")
         base.check_choice("colour_lure", self.colour_lure, (False, True))
-        base.check_range("similar", self.similar, 0, 3 - int(self.colour_lure))
         if not isinstance(self.similar, int):
             raise ValueError(f"similar must be an int, got {self.similar!r}")
+        base.check_range("similar", self.similar, 0, 3)
         for net in self.net_solids:
             if sum(s != net for s in self.distractor_solids) < 3:
                 raise ValueError(f"distractor_solids must hold three solids besides {net}, got {self.distractor_solids!r}")
-            near = similar_set(net, self.distractor_solids)
-            others = [s for s in self.distractor_solids if s != net and s not in near]
-            if len(near) < self.similar or len(others) < 3 - self.similar - int(self.colour_lure):
-                raise ValueError(f"distractor_solids leave too few similar ({near}) or other ({others}) solids for a {net} net")
+            if len(similar_set(net, self.distractor_solids)) < self.similar:
+                raise ValueError(f"distractor_solids leave fewer than {self.similar} face-similar solids for a {net} net")
+        answers = {a for _, members in option_sets(self) for a in members}
+        if set(self.net_solids) - answers:
+            raise ValueError(f"distractor_solids give no option set with {sorted(set(self.net_solids) - answers)} as the answer")
 
 
 PRESETS: dict[str, Config] = {
@@ -251,41 +282,6 @@ PRESETS: dict[str, Config] = {
     "medium": Config(net_solids=MEDIUM_POOL, distractor_solids=MEDIUM_POOL, similar=2),
     "hard": Config(net_solids=HARD_POOL, distractor_solids=HARD_POOL, similar=2, colour_lure=True),
 }
-
-
-def _shown_wrong(correct: str, config: Config) -> dict[str, float]:
-    """P(solid is one of the three distractors | the net is ``correct``), as :func:`choose_distractors` picks them."""
-    near = similar_set(correct, config.distractor_solids)
-    far = [s for s in config.distractor_solids if s != correct and s not in near]
-    need = 3 - config.similar - int(config.colour_lure)
-    rest = len(config.distractor_solids) - 1 - config.similar - need  # the colour lure's choices
-    out = {}
-    for s in config.distractor_solids:
-        if s != correct:
-            p = config.similar / len(near) if s in near else (need / len(far) if far else 0.0)
-            out[s] = p + (1 - p) / rest if config.colour_lure else p
-    return out
-
-
-@functools.cache
-def net_weights(config: Config) -> tuple[float, ...]:
-    """How often each net solid is drawn, so that a solid shown is the answer 1 time in 4 whatever it is.
-
-    With uniform nets, a solid that is often near others (picked as their similar-faces distractor only 1 time in 3)
-    is shown wrong less often than one that is always an "other", so its mere presence would point at the answer,
-    and so would any way of drawing it (narrow, many edges). When the distractor pool is the net pool, weights w with
-    w[s] = (1/3) sum_y w[y] P(s shown wrong | net y) make P(answer | s shown) = w / (w + 3 w) = 1/4 for every solid:
-    the stationary distribution of "answer -> one of its three distractors", found by (lazy) power iteration. Other
-    pools keep uniform nets (solids that are never nets are then only ever wrong: a cue that config accepts).
-    """
-    nets = config.net_solids
-    if set(nets) != set(config.distractor_solids):
-        return (1.0,) * len(nets)
-    move = np.array([[_shown_wrong(y, config).get(s, 0.0) / 3 for y in nets] for s in nets])
-    w = np.full(len(nets), 1 / len(nets))
-    for _ in range(500):
-        w = (w + move @ w) / 2
-    return tuple(round(float(x), 9) for x in w / w.sum())
 
 
 # --- nets --------------------------------------------------------------------------------------
@@ -627,24 +623,25 @@ OPTION_BOXES: list[base.Box] = base.grid_boxes(1, 4, top=648, bottom=base.SIZE)
 HEADING = "Original Shape"
 
 
-def choose_distractors(rng: random.Random, correct: str, config: Config) -> list[tuple[str, str]]:
-    """(type, solid name) of the three wrong options: ``similar`` near ones, the colour lure, "other" far ones."""
+def choose_solids(rng: random.Random, config: Config) -> tuple[str, list[tuple[str, str]]]:
+    """The answer and (type, solid name) of the three wrong options: a set of four drawn first, its answer uniformly.
+
+    A wrong solid is ``similar_faces`` when it is in the answer's similar-faces set, ``other`` when not.
+    """
+    shown, answers = rng.choice(option_sets(config))
+    correct = rng.choice(answers)
     near = similar_set(correct, config.distractor_solids)
-    far = sorted(s for s in config.distractor_solids if s != correct and s not in near)
-    picked = [("similar_faces", s) for s in rng.sample(near, config.similar)]
-    picked += [("other", s) for s in rng.sample(far, 3 - config.similar - int(config.colour_lure))]
-    if config.colour_lure:
-        used = {s for _, s in picked}
-        picked.append(("net_colour", rng.choice(sorted(s for s in config.distractor_solids if s != correct and s not in used))))
-    return picked
+    return correct, [("similar_faces" if s in near else "other", s) for s in shown if s != correct]
 
 
-def option_colours(rng: random.Random, types: list[str], net_colour: str, lure: bool) -> list[str]:
-    """Uniform: every option in the net's colour. Lure: only the net_colour option; the rest distinct other colours."""
+def option_colours(rng: random.Random, count: int, net_colour: str, lure: bool) -> tuple[list[str], int | None]:
+    """Uniform: every option in the net's colour. Lure: one option, drawn uniformly (the answer included), in the
+    net's colour, the rest in distinct other colours; returns the colours and that option's index."""
     if not lure:
-        return [net_colour] * len(types)
-    others = iter(rng.sample(sorted(c for c in PALETTE if c != net_colour), len(types) - 1))
-    return [net_colour if t == "net_colour" else next(others) for t in types]
+        return [net_colour] * count, None
+    matched = rng.randrange(count)
+    others = iter(rng.sample(sorted(c for c in PALETTE if c != net_colour), count - 1))
+    return [net_colour if k == matched else next(others) for k in range(count)], matched
 
 
 def _solid_scene(solid: Solid, view: np.ndarray, colour: str, size: float) -> dict:
@@ -660,15 +657,17 @@ def _solid_scene(solid: Solid, view: np.ndarray, colour: str, size: float) -> di
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     """One item: the correct solid cut open into the net, three distractor solids, colours, views, the drawing."""
     rng = base.item_rng(seed, TASK, index, config)
-    correct = rng.choices(config.net_solids, weights=net_weights(config))[0]
+    correct, wrong = choose_solids(rng, config)
     solid = BUILDERS[correct](rng)
     left, top, right, bottom = base.content_box(NET_BOX)
     polys, hinges = make_net(solid, rng, NET_FILL * (right - left), NET_FILL * (bottom - top))
     polys = [p + np.array([(left + right) / 2, (top + bottom) / 2]) for p in polys]
-    distractors = [(t, BUILDERS[name](rng), name) for t, name in choose_distractors(rng, correct, config)]
+    distractors = [(t, BUILDERS[name](rng), name) for t, name in wrong]
     options, types = base.place_options(rng, (solid, correct), [(t, (s, name)) for t, s, name in distractors])
     net_colour = rng.choice(sorted(PALETTE))
-    colours = option_colours(rng, types, net_colour, config.colour_lure)
+    colours, matched = option_colours(rng, len(options), net_colour, config.colour_lure)
+    if matched is not None and types[matched] != base.CORRECT:
+        types[matched] = "net_colour"  # the colour lure
     views = [pick_view(s, rng) for s, _ in options]
     sizes = [rng.uniform(*SIZE_RANGE) for _ in options]
 

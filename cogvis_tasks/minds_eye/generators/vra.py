@@ -34,7 +34,22 @@ arc), the odd one ``correct``; the released ``reason`` names the shared value(s)
 
 Whatever the preset, no conforming figure is the only one differing from the other
 five in any attribute (nor in kind): such draws are rejected, so the odd one is the
-only figure that can be singled out. Ink and extent are balanced: every figure is
+only figure that can be singled out.
+
+Drawing kinds carry no signal beyond the concept. Closed cue (audit, issue 14): the
+no-unique-kind rule used to cover only the conforming figures, so the odd figure was
+often the only one of its kind ("pick the figure of a kind no other has" found 59% of
+medium answers, chance 17%). With nuisance, all six kinds are now drawn independently
+from the kinds that can show both the shared and the odd value, and the odd figure may
+not be the one kind differing from the other five either, so kind is exchangeable
+between the odd figure and the conforming ones (that picker is at chance on those
+items). Where no kind can show both values (curved, regular, crossings or regions
+against none: about a third of medium items) the kind is the concept itself (an arc,
+a regular polygon, a crossing, a chord) and the odd figure's kind is necessarily its own.
+Likewise thinness: when the concept is thinness, the odd figure is the only thin (or
+the only wide) one, so an extent-ratio picker finds it; that cue IS the concept (the
+released task has the same), and makes thinness items much easier than the others for
+a model that measures aspect ratios. Ink and extent are balanced: every figure is
 scaled so that a blend of stroke length and diameter hits a size drawn independently
 of the design (+-20% even in easy items, +-25% with nuisance), so neither the amount
 of ink nor the extent of a figure points at the odd one.
@@ -268,17 +283,32 @@ def _single_odd_out(values: list) -> set[int]:
 
 
 def _designs(rng: random.Random, concept: Concept, config: Config) -> tuple[list[Spec], Spec]:
-    """Five conforming designs and the odd one; no conforming design may stand out in any attribute or kind."""
+    """Five conforming designs and the odd one; no conforming design may stand out in any attribute or kind.
+
+    With nuisance, when some drawing kinds can show both the shared and the odd value, all six kinds are drawn
+    independently from those kinds and neither a conforming nor the odd figure may be the one kind differing from
+    the other five: a figure's kind then says nothing about whether it is the odd one. (The odd figure used to draw
+    its kind from its own pool and escape the no-unique-kind rule, so "the only figure of its kind" found 59% of
+    medium answers, chance 17%.) When no kind shows both values (curved, regular, crossings or regions against none)
+    the kind is the concept itself and is drawn from each pool.
+    """
     if not config.nuisance:
         shared, odd = rng.choice(_closest_pairs(concept.want(False), concept.want(True)))
         return [shared] * 5, odd
     conforming, odd_pool = _matching(concept.want(False)), _matching(concept.want(True))
+    both = sorted({s.kind for s in conforming} & {s.kind for s in odd_pool}, key=KINDS.index)
     while True:
-        specs = [_pick(rng, conforming) for _ in range(5)]
-        odd = _pick(rng, odd_pool)
+        if both:
+            kinds = [rng.choice(both) for _ in range(6)]
+            specs = [rng.choice([s for s in conforming if s.kind == k]) for k in kinds[:5]]
+            odd = rng.choice([s for s in odd_pool if s.kind == kinds[5]])
+        else:
+            specs = [_pick(rng, conforming) for _ in range(5)]
+            odd = _pick(rng, odd_pool)
         everyone = [*specs, odd]
-        columns = [[s.labels()[a] for s in everyone] for a in ATTRIBUTES] + [[s.kind for s in everyone]]
-        if all(_single_odd_out(col) <= {5} for col in columns):
+        columns = [[s.labels()[a] for s in everyone] for a in ATTRIBUTES]
+        kind_out = _single_odd_out([s.kind for s in everyone])
+        if all(_single_odd_out(col) <= {5} for col in columns) and kind_out <= (set() if both else {5}):
             return specs, odd
 
 
