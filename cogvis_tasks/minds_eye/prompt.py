@@ -68,20 +68,18 @@ def _without_reasoning(text: str) -> str:
     return _REASON.sub("", text).rstrip()
 
 
+#: Conditions that replace the release's closing reasoning sentence by an instruction of their own.
+INSTEAD_OF_REASONING = {"cot": COT_ANCHORS, "sbs": STEP_BY_STEP, "elimination": ELIMINATION, "direct": DIRECT}
+
+
 def render(question: str, task: Task, condition: str) -> str:
     text = question.strip()
+    if condition in INSTEAD_OF_REASONING:
+        return f"{_without_reasoning(text)} {INSTEAD_OF_REASONING[condition]}"
     if condition == "released":
         return text
-    if condition == "cot":
-        return f"{_without_reasoning(text)} {COT_ANCHORS}"
     if condition == "meta":
         return f"{META_FRAMES[task.id]} {text}"
-    if condition == "sbs":
-        return f"{_without_reasoning(text)} {STEP_BY_STEP}"
     if condition == "hint":
         return f"[Task: {task.name}] {text}"
-    if condition == "elimination":
-        return f"{_without_reasoning(text)} {ELIMINATION}"
-    if condition == "direct":
-        return f"{_without_reasoning(text)} {DIRECT}"
     raise ValueError(f"unknown Mind's Eye prompt condition {condition!r}; expected one of {CONDITIONS}")

@@ -84,26 +84,25 @@ def _read_csv(path: str, columns: Sequence[str]) -> list[tuple[int, dict[str, st
     return rows
 
 
+def _read_scores(path: str, group: str, key: str) -> dict[str, dict[str, float]]:
+    """``<group>,<key>,score`` rows -> group -> key -> score (0..1); a key twice in a group is a located error."""
+    out: dict[str, dict[str, float]] = {}
+    for n, row in _read_csv(path, (group, key, "score")):
+        g, k = row[group].strip(), row[key].strip()
+        if k in out.get(g, {}):
+            raise ReportInputError(path, f"{key} {k!r} appears twice for {g!r}", n, key)
+        out.setdefault(g, {})[k] = _score_cell(row["score"], path, n, "score")
+    return out
+
+
 def read_external(path: str) -> dict[str, dict[str, float]]:
     """``model,benchmark,score`` rows (score in percent or as a fraction) -> benchmark -> model -> score."""
-    out: dict[str, dict[str, float]] = {}
-    for n, row in _read_csv(path, ("model", "benchmark", "score")):
-        model, bench = row["model"].strip(), row["benchmark"].strip()
-        if model in out.get(bench, {}):
-            raise ReportInputError(path, f"model {model!r} appears twice for {bench!r}", n, "model")
-        out.setdefault(bench, {})[model] = _score_cell(row["score"], path, n, "score")
-    return out
+    return _read_scores(path, "benchmark", "model")
 
 
 def read_human(path: str) -> dict[str, dict[str, float]]:
     """``benchmark,subtest,score`` rows -> benchmark (or evaluation) -> subtest -> human score."""
-    out: dict[str, dict[str, float]] = {}
-    for n, row in _read_csv(path, ("benchmark", "subtest", "score")):
-        bench, subtest = row["benchmark"].strip(), row["subtest"].strip()
-        if subtest in out.get(bench, {}):
-            raise ReportInputError(path, f"subtest {subtest!r} appears twice for {bench!r}", n, "subtest")
-        out.setdefault(bench, {})[subtest] = _score_cell(row["score"], path, n, "score")
-    return out
+    return _read_scores(path, "benchmark", "subtest")
 
 
 # --- statistics -----------------------------------------------------------------------------------
