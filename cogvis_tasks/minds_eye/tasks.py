@@ -76,8 +76,9 @@ CORRECT = "correct"  # the answer's entry in ``option_types`` (generated items, 
 MT_DISTRACTOR_TYPES = ("mirror", "mirror2", "similar", "rotate2")
 #: MC colour lure: a wrong option painted in the net's colour, or not.
 COLOUR_MATCH, COLOUR_OTHER = "net_colour", "other_colour"
-#: The paper's designated lure per task, as (option tag kind, value): MT's "similar" shape, PF's mirrored-hole foil
-#: (generated items; the release records no PF foil types), MC's option painted in the net's colour.
-DESIGNATED_LURES = {"MT": ("type", "similar"), "PF": ("type", "mirror"), "MC": ("colour", COLOUR_MATCH)}
+#: The paper's designated lure per task, as (option tag kind, value): MT's "similar" shape, MC's option painted in the
+#: net's colour. PF has none here: the release records no PF foil types, and the generated PF foils are exchangeable
+#: by design (``wrong_fold_k``: another fold sequence), so no foil is the designated one.
+DESIGNATED_LURES = {"MT": ("type", "similar"), "MC": ("colour", COLOUR_MATCH)}
 #: Row tags the reports break accuracy down by (table title -> tag; a tag may hold several comma-joined values).
 BREAKDOWNS = {"rotation_axis": "axes", "rotation_angle": "angles", "fold_type": "folds", "concept": "concept"}
