@@ -22,6 +22,13 @@ PY="${PYTHON:-python3}"
 .venv/bin/python -m pip install --quiet -c utils/constraints-test.txt ".[all,test]"
 .venv/bin/python -m pip install --quiet --no-deps --force-reinstall .
 .venv/bin/python -m pip check
+# lmms-eval's own math tasks import latex2sympy2, whose working release (1.9.1) needs antlr4 4.7.2, while evalscope pins
+# antlr4 4.13.2: no single environment serves both (pip settles on latex2sympy2 1.5.4, which cannot be imported).
+# .venv-lmms is the lmms-eval side: those two packages layered over .venv (tests/test_harness_envs.py checks both sides).
+rm -rf .venv-lmms && "$PY" -m venv --without-pip .venv-lmms
+LMMS_SITE="$(.venv-lmms/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')"
+.venv/bin/python -m pip install --quiet --no-deps --target "$LMMS_SITE" -r utils/lmms-eval-side.txt
+echo "import site; site.addsitedir('$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')')" > "$LMMS_SITE/zz_base_venv.pth"
 .venv/bin/ruff check cogvis_tasks tests benchmarks utils setup.py
 # Not "python -m pytest": the repo root must not shadow the installed package.
 .venv/bin/pytest "$@"
