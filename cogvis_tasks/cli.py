@@ -367,7 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="cogvis",
         description=__doc__.split("\n\n")[0].replace("\n", " "),
-        epilog="example:\n  cogvis demo --n 2        (then open cogvis_demo/report.html)",
+        epilog="example:\n  cogvis demo --n 2    # then open cogvis_demo/report.html",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -385,8 +385,8 @@ def build_parser() -> argparse.ArgumentParser:
     lst.set_defaults(run=_list)
     syn = _command(
         sub, "write-synthetic", "write small synthetic sets in the released layouts, to try every task offline",
-        "cogvis write-synthetic --out data && COGVIS_DATA_DIR=data lmms-eval --model cogvis_oracle --tasks minds_eye "
-        "--output_path out",
+        "cogvis write-synthetic --out data && COGVIS_DATA_DIR=data LMMS_EVAL_PLUGINS=cogvis_tasks lmms-eval "
+        "--model cogvis_oracle --tasks minds_eye --output_path out",
     )  # fmt: skip
     syn.add_argument("--out", required=True, metavar="DIR", help="data root (use it as COGVIS_DATA_DIR)")
     syn.add_argument(

@@ -19,6 +19,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,10 +100,16 @@ def run(p: Plan, say: Callable[[str], None]) -> tuple[list[str], Path]:
     item_chance: dict[tuple[str, str], float] = defaultdict(lambda: 1.0)
     for s in samples:
         item_chance[(s.subtest, s.item)] *= module.chance(s)  # an item is right only when all its rows are
-    scores = {}
-    for k, model in enumerate(MODELS):
-        stage(2 + k, f"lmms-eval --model {model} --tasks {p.task} ({len(samples)} requests; log in {p.out / 'logs'})")
-        scores[model] = _lmms_eval(p, model)
+    # The two runs share nothing, so they run side by side where there are two cores (each is one busy process).
+    with ThreadPoolExecutor(max_workers=min(len(MODELS), os.cpu_count() or 1)) as pool:
+        jobs = {}
+        for k, model in enumerate(MODELS):
+            stage(2 + k, f"lmms-eval --model {model} --tasks {p.task} ({len(samples)} requests; log: {p.out / 'logs'})")
+            jobs[model] = pool.submit(_lmms_eval, p, model)
+        scores = {}
+        for model, job in jobs.items():
+            scores[model] = job.result()
+            say(f"  {model} finished at {time.monotonic() - start:.1f}s")
     stage(4, "scoring and writing the report")
     from .report.write import write_report
 

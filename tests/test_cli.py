@@ -207,3 +207,30 @@ print(json.dumps({"lmms": sorted(TaskManager().all_tasks), "evalscope": sorted(B
     for e in listing.entries():
         assert set(e.lmms_eval) <= set(known["lmms"]), e.name
         assert set(e.evalscope) <= set(known["evalscope"]), e.name
+
+
+def test_agreement_with_nothing_judged_says_so(tmp_path: Path) -> None:
+    """A judge that never answers (nothing listens on the port): a clear sentence, not ``nan (0/0)``."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # free once closed: connections are refused
+    url = f"http://127.0.0.1:{port}/v1"
+    proc = cogvis("agreement", "--n", "10", "--judge-url", url, "--judge-model", "m", "--timeout", "5")
+    assert proc.returncode == 1 and "nan" not in proc.stdout + proc.stderr
+    assert "answers: 10, judged: 0, judge errors: 10" in proc.stdout
+    assert proc.stderr.strip().splitlines() == [
+        f"cogvis agreement: no agreement measured: the judge settled none of the 10 answers "
+        f"(check --judge-url {url} and --judge-model m)"
+    ]
+
+
+def test_markdown_report_code_does_not_import_matplotlib() -> None:
+    """``cogvis report RUN_DIR`` (markdown to stdout) works without matplotlib: only figures need it."""
+    code = (
+        "import sys, cogvis_tasks.cli, cogvis_tasks.report.write, cogvis_tasks.report.render_md, cogvis_tasks.report.tables;"
+        "print('matplotlib' in sys.modules)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.stdout.strip() == "False", proc.stderr[-2000:]

@@ -249,8 +249,7 @@ def _correlation_heatmap(section: Section) -> tuple[Figure, str] | None:
     matrix = correlation_matrix(section, subtests)
     size = 0.32 * len(subtests) + 2.5
     fig, ax = plt.subplots(figsize=(size + 1.0, size))
-    cmap = matplotlib.colormaps["RdBu_r"].copy()
-    cmap.set_bad("#cccccc")
+    cmap = matplotlib.colormaps["RdBu_r"].with_extremes(bad="#cccccc")
     image = ax.imshow(matrix, cmap=cmap, vmin=-1, vmax=1)
     ax.set_xticks(range(len(subtests)), subtests, rotation=90)
     ax.set_yticks(range(len(subtests)), subtests)
