@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 from ..core.rng import rng_for
 from .subtests import BY_ID, SUBTESTS
 
-#: Items per subtest ``cogvis write-synthetic`` writes unless asked otherwise (40 items, 163 rows).
+#: Items per subtest ``cogvis write-synthetic`` writes unless asked otherwise (40 items, 156 rows).
 DEFAULT_ITEMS = 2
 _BOOL_OUT = 'Output: Respond with {"answer": "T"} if it does, otherwise {"answer": "F"}.'
 _WORDS = ("cat,kitten", "house, home", "apple", "bicycle,bike", "tree", "umbrella, parasol")
