@@ -194,6 +194,8 @@ def test_listed_names_are_what_the_harnesses_accept() -> None:
     code = """
 import json, os
 os.environ["LMMS_EVAL_PLUGINS"] = "cogvis_tasks"
+from cogvis_tasks.lmms_eval import compat
+compat.install()  # what the lmms-eval CLI does through our entry point
 from lmms_eval.tasks import TaskManager
 import cogvis_tasks.evalscope
 from evalscope.api.registry import BENCHMARK_REGISTRY
