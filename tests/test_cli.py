@@ -69,6 +69,8 @@ MISTAKES = [
     (["list", "nope"], ["invalid choice: 'nope'"]),
     (["report", "nowhere"], ["cogvis report", "nowhere", "not a directory"]),
     (["audit", "visfactor", "--n", "-3"], ["at least 1"]),
+    # (the audit imports scikit-learn before it checks its arguments: about 10 s, so one case)
+    (["audit", "visfactor", "--subtests", "P3", "--n", "10", "--quiet"], ["cogvis audit", "no generator for 'P3'"]),
     (["agreement"], ["--judge-url and --judge-model are required"]),
     (["agreement", "--n", "0"], ["at least 1"]),
     (["bogus"], ["invalid choice: 'bogus'"]),
