@@ -238,3 +238,20 @@ def test_markdown_report_code_does_not_import_matplotlib() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.stdout.strip() == "False", proc.stderr[-2000:]
+
+
+def test_demo_reuses_only_its_own_folder(tmp_path: Path) -> None:
+    from cogvis_tasks import demo
+
+    assert demo.plan("visfactor", None, None, 1, None).out == Path("cogvis_demo")  # the documented default
+    ours = tmp_path / "ours"
+    ours.mkdir()
+    (ours / demo.MARKER).write_text("")
+    (ours / "report.html").write_text("old")
+    p = demo.plan("minds_eye", None, 2, 1, str(ours))
+    assert (p.task, p.difficulty, p.n) == ("minds_eye_gen", "mixed", 2)
+    assert demo.plan("minds_eye", "hard", None, 1, str(tmp_path / "new")).task == "minds_eye_gen_hard"
+    assert demo.plan("minds_eye", None, None, 1, str(tmp_path / "new")).n == demo.DEFAULT_N["minds_eye"]
+    (tmp_path / "file").write_text("")
+    with pytest.raises(demo.DemoError, match="is a file"):
+        demo.plan("visfactor", None, None, 1, str(tmp_path / "file"))
