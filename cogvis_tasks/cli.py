@@ -631,7 +631,7 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(exc, file=sys.stderr)
     except ModuleNotFoundError as exc:
-        if debug:
+        if debug or (exc.name or "").startswith("cogvis_tasks"):  # our own module missing: a bug, not a set-up step
             raise
         print(f"{command}: {_missing_module(exc)}", file=sys.stderr)
     except BrokenPipeError:  # e.g. cogvis list | head: the reader left; say nothing more
