@@ -1,8 +1,8 @@
-"""``cogvis`` / ``python -m cogvis_tasks``: small helpers around the harnesses.
+"""The cogvis command (also: python -m cogvis_tasks): offline demo, data writers, listing, reports and audits.
 
-``tasks-dir`` prints the lmms-eval task folder (for ``--include_path``);
-``list`` shows benchmarks, subtests and prompt variants; ``write-synthetic``
-writes synthetic VisFactor files in the released layouts for offline runs.
+Every user mistake (a bad option, an unknown subtest, a missing optional package,
+an unreadable input) is one line on stderr and exit status 2; COGVIS_DEBUG=1 shows
+the traceback instead. Each subcommand's help ends with an example.
 """
 
 from __future__ import annotations
@@ -12,6 +12,36 @@ import os
 import sys
 from pathlib import Path
 
+#: Optional packages by import name: the extra that installs each.
+EXTRAS = {"lmms_eval": "lmms-eval", "filelock": "lmms-eval", "evalscope": "evalscope", "sklearn": "audit"}
+SYNTHETIC = ("visfactor", "minds_eye", "visualpuzzles", "mme_cc")  # benchmarks with <benchmark>/synthetic.py
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """A mistake the user can fix: printed as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (the usage screen is one ``--help`` away)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _ids(text: str | None) -> list[str] | None:
+    return [s.strip().upper() for s in text.split(",") if s.strip()] if text else None
+
 
 def _tasks_dir(_: argparse.Namespace) -> int:
     from .lmms_eval.compat import TASKS_DIR
@@ -20,53 +50,45 @@ def _tasks_dir(_: argparse.Namespace) -> int:
     return 0
 
 
-def _list(_: argparse.Namespace) -> int:
-    from .visfactor import prompt
-    from .visfactor.subtests import SUBTESTS
+def _list(args: argparse.Namespace) -> int:
+    from . import listing
 
-    print("visfactor  (lmms-eval: visfactor, visfactor_cot; evalscope: visfactor, visfactor_cot)")
-    print(f"  variants: {', '.join(prompt.VARIANTS)}")
-    for s in SUBTESTS:
-        print(f"  {s.id:<4} {s.name:<28} {s.factor:<22} {s.domain:<34} {s.items:>3} items {s.rows:>4} rows  chance {s.guess_accuracy:.2%}")
-    from .visfactor import generated
-
-    print("visfactor generators  (lmms-eval: visfactor_gen_<preset>; evalscope: visfactor_gen_<preset>; cogvis generate)")
-    for subtest in generated.GENERATED_SUBTESTS:
-        gen = generated.generator(subtest)
-        print(f"  {subtest:<4} presets {', '.join(gen.PRESETS)}  {gen.ROWS_PER_ITEM} rows/item  default {gen.DEFAULT_ITEMS} items")
-    from .minds_eye import prompt as me_prompt
-    from .minds_eye.tasks import TASKS
-
-    print("minds_eye  (lmms-eval: minds_eye, minds_eye_<condition>, minds_eye_llm; evalscope: minds_eye, minds_eye_<condition>)")
-    print(f"  prompt conditions: {', '.join(me_prompt.CONDITIONS)} (default {me_prompt.DEFAULT})")
-    for t in TASKS:
-        dims = "+".join(d[0] for d in t.dimensions)
-        print(
-            f"  {t.id:<4} {t.name:<34} {t.folder:<22} ART {dims:<4} {t.options} options"
-            f"  chance {1 / t.options:.1%}  human {t.human_accuracy:.1%}"
-        )
-    from .minds_eye import generated as me_generated
-
-    print(
-        "minds_eye generators  (lmms-eval: minds_eye_gen, minds_eye_gen_<preset>, minds_eye_gen_<condition>; "
-        "evalscope: the same; cogvis generate minds_eye)"
-    )
-    print(f"  variants: {', '.join(me_generated.VARIANTS)} (mixed: item i uses preset i mod 3)")
-    for t in TASKS:
-        gen = me_generated.generator(t.id)
-        kinds = ", ".join(gen.DISTRACTOR_TYPES)
-        print(f"  {t.id:<4} presets {', '.join(gen.PRESETS)}  distractors {kinds}  default {gen.DEFAULT_ITEMS} items")
+    print("\n".join(listing.details(args.benchmark) if args.benchmark else listing.summary()))
+    hook = _hook_warning()
+    if hook:
+        print(hook, file=sys.stderr)
     return 0
 
 
-def _write_synthetic(args: argparse.Namespace) -> int:
-    from .visfactor.files import write_parquet, write_tsv
-    from .visfactor.synthetic import synthetic_rows
+def _hook_warning() -> str | None:
+    """Why the stock ``evalscope`` command would not see our benchmarks here, if it would not."""
+    import importlib.util
 
-    rows = synthetic_rows(items_per_subtest=args.items, seed=args.seed)
-    out = Path(args.out) / "visfactor"
-    path = write_tsv(rows, out / "VisFactor.tsv") if args.format == "tsv" else write_parquet(rows, out / "test.parquet")
-    print(f"wrote {len(rows)} rows to {path}")
+    if "cogvis_tasks._evalscope_hook" in sys.modules or importlib.util.find_spec("evalscope") is None:
+        return None  # the .pth ran at start-up (it imports the hook), or there is no evalscope to hook
+    from ._evalscope_hook import OFF_SWITCH
+
+    if os.environ.get(OFF_SWITCH, "1").strip().lower() in ("0", "false", "no", "off"):
+        return None
+    return (
+        f"note: the evalscope hook (cogvis_tasks_evalscope.pth) is not installed in {sys.prefix}: "
+        "the evalscope command will not see these benchmarks; reinstall cogvis-tasks with pip (regular or -e) to add it"
+    )
+
+
+def _write_synthetic(args: argparse.Namespace) -> int:
+    import importlib
+
+    out = Path(args.out)
+    for name in dict.fromkeys(args.benchmark or SYNTHETIC):
+        module = importlib.import_module(f"cogvis_tasks.{name}.synthetic")
+        if name == "visfactor":
+            items = None if args.released_size else args.items or module.DEFAULT_ITEMS
+            paths = module.write_synthetic(out, items, args.seed, fmt=args.format)
+        else:
+            paths = module.write_synthetic(out, args.items or module.DEFAULT_ITEMS, args.seed)
+        print(f"{name}: wrote {len(paths)} data file{'s' * (len(paths) > 1)} under {out / name}")
+    print(f"use COGVIS_DATA_DIR={out}")
     return 0
 
 
@@ -81,10 +103,14 @@ def _generate(args: argparse.Namespace) -> int:
         return _generate_minds_eye(args)
     args.difficulty = args.difficulty or "normal"
     if args.difficulty not in generated.VARIANTS:
-        raise SystemExit(f"cogvis generate visfactor: --difficulty must be one of {generated.VARIANTS}")
-    subtests = [s.strip().upper() for s in args.subtests.split(",")] if args.subtests else list(generated.GENERATED_SUBTESTS)
-    for subtest in subtests:
-        generated.generator(subtest)  # unknown subtests fail before anything is written
+        raise UsageError(f"cogvis generate visfactor: --difficulty must be one of {', '.join(generated.VARIANTS)}")
+    subtests = _ids(args.subtests) or list(generated.GENERATED_SUBTESTS)
+    unknown = [s for s in subtests if s not in generated.GENERATED_SUBTESTS]
+    if unknown:
+        raise UsageError(
+            f"cogvis generate visfactor: no generator for {', '.join(map(repr, unknown))}; "
+            f"choose from {', '.join(generated.GENERATED_SUBTESTS)}"
+        )
     counts = {s: args.n if args.n is not None else generated.generator(s).DEFAULT_ITEMS for s in subtests}
     progress = tqdm(total=sum(counts.values()), unit="item", desc="generating", disable=args.quiet)
 
@@ -99,9 +125,16 @@ def _generate(args: argparse.Namespace) -> int:
 
     out = Path(args.out) / "visfactor"
     fmt = args.format or "parquet"
-    path = write_tsv(rows(), out / "VisFactor.tsv") if fmt == "tsv" else write_parquet(rows(), out / "test.parquet", batch_rows=64)
+    path = (
+        write_tsv(rows(), out / "VisFactor.tsv")
+        if fmt == "tsv"
+        else write_parquet(rows(), out / "test.parquet", batch_rows=64)
+    )
     progress.close()
-    print(f"wrote {sum(counts.values())} items ({args.difficulty}, seed {args.seed}) to {path}; use COGVIS_DATA_DIR={args.out}")
+    print(
+        f"wrote {sum(counts.values())} items ({args.difficulty}, seed {args.seed}) to {path}; "
+        f"use COGVIS_DATA_DIR={args.out}"
+    )
     return 0
 
 
@@ -115,12 +148,18 @@ def _generate_minds_eye(args: argparse.Namespace) -> int:
 
     variant = args.difficulty or generated.MIXED
     if variant not in generated.VARIANTS:
-        raise SystemExit(f"cogvis generate minds_eye: --difficulty must be one of {generated.VARIANTS}")
+        raise UsageError(f"cogvis generate minds_eye: --difficulty must be one of {', '.join(generated.VARIANTS)}")
     if args.format is not None:
-        raise SystemExit("cogvis generate minds_eye: --format does not apply (the release layout is annotations.json + PNGs)")
-    tasks = [s.strip().upper() for s in args.subtests.split(",")] if args.subtests else list(generated.GENERATED_TASKS)
-    for task in tasks:
-        generated.generator(task)  # unknown tasks fail before anything is written
+        raise UsageError(
+            "cogvis generate minds_eye: --format does not apply (the release layout is annotations.json + PNGs)"
+        )
+    tasks = _ids(args.subtests) or list(generated.GENERATED_TASKS)
+    unknown = [t for t in tasks if t not in generated.GENERATED_TASKS]
+    if unknown:
+        raise UsageError(
+            f"cogvis generate minds_eye: no task {', '.join(map(repr, unknown))}; "
+            f"choose from {', '.join(generated.GENERATED_TASKS)}"
+        )
     counts = {t: args.n if args.n is not None else generated.generator(t).DEFAULT_ITEMS for t in tasks}
     workers = max(1, min(args.workers or os.cpu_count() or 1, len(tasks)))
     with tqdm(total=sum(counts.values()), unit="item", desc="generating", disable=args.quiet) as progress:
@@ -128,60 +167,33 @@ def _generate_minds_eye(args: argparse.Namespace) -> int:
             generated.write_release(args.out, tasks, variant, args.seed, args.n, lambda _: progress.update(1))
         else:  # one process per task folder: items are pure functions of (seed, task, index), so the output is the same
             with ProcessPoolExecutor(max_workers=workers) as pool:
-                jobs = {pool.submit(generated.write_release, args.out, [t], variant, args.seed, counts[t]): t for t in tasks}
+                jobs = {
+                    pool.submit(generated.write_release, args.out, [t], variant, args.seed, counts[t]): t for t in tasks
+                }
                 for job in as_completed(jobs):
                     job.result()
                     progress.update(counts[jobs[job]])
     where = Path(args.out) / "minds_eye"
-    print(f"wrote {sum(counts.values())} items ({variant}, seed {args.seed}) to {where}; use COGVIS_DATA_DIR={args.out}")
+    print(
+        f"wrote {sum(counts.values())} items ({variant}, seed {args.seed}) to {where}; use COGVIS_DATA_DIR={args.out}"
+    )
     return 0
 
 
 def _demo(args: argparse.Namespace) -> int:
-    """The offline demo: a generated VisFactor set through the stock lmms-eval CLI with both baselines."""
-    import glob
-    import json
-    import os
-    import subprocess
-    import tempfile
-    from collections import defaultdict
+    from . import demo
 
-    from .visfactor import generated
-
-    out = Path(args.out or tempfile.mkdtemp(prefix="cogvis_demo_"))
-    env = {**os.environ, "LMMS_EVAL_PLUGINS": "cogvis_tasks", "COGVIS_GEN_SEED": str(args.seed), "HF_HUB_OFFLINE": "1",
-           "HF_DATASETS_OFFLINE": "1"}  # fmt: skip
-    if args.n is not None:
-        env["COGVIS_GEN_ITEMS"] = str(args.n)
-    task = f"visfactor_gen_{args.difficulty}"
-    scores: dict[str, dict[str, float]] = {}
-    for model in ("cogvis_random", "cogvis_oracle"):
-        target = out / model
-        cmd = [sys.executable, "-m", "lmms_eval", "--model", model, "--model_args", f"seed={args.seed}", "--tasks", task,
-               "--output_path", str(target)]  # fmt: skip
-        proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
-        found = glob.glob(str(target / "**" / "*_results.json"), recursive=True)
-        if not found:  # lmms-eval exits 0 even when a run fails: the results file is the proof
-            print(proc.stdout[-3000:] + proc.stderr[-3000:], file=sys.stderr)
-            raise SystemExit(f"cogvis demo: lmms-eval wrote no results for {model}")
-        results = json.loads(Path(sorted(found)[-1]).read_text())["results"]
-        scores[model] = {k: v["accuracy,none"] for k, v in results.items() if "accuracy,none" in v}
-    samples = generated.samples(variant=args.difficulty, seed=args.seed, n=args.n)
-    item_chance: dict[tuple[str, str], float] = defaultdict(lambda: 1.0)
-    for s in samples:
-        item_chance[(s.subtest, s.item)] *= generated.chance(s)
-    by_subtest: dict[str, list[float]] = defaultdict(list)
-    for (subtest, _), value in item_chance.items():
-        by_subtest[subtest].append(value)
-    print(f"VisFactor generated set ({args.difficulty}, seed {args.seed}) through lmms-eval; results under {out}")
-    print(f"{'subtest':<8}{'items':>6}{'oracle':>9}{'random':>9}{'chance':>9}")
-    for subtest in generated.GENERATED_SUBTESTS:
-        key = f"{task}_{subtest.lower()}"
-        chance = sum(by_subtest[subtest]) / len(by_subtest[subtest])
-        print(
-            f"{subtest:<8}{len(by_subtest[subtest]):>6}{scores['cogvis_oracle'][key]:>9.3f}{scores['cogvis_random'][key]:>9.3f}{chance:>9.3f}"
-        )
-    print(f"{'overall':<8}{len(item_chance):>6}{scores['cogvis_oracle'][task]:>9.3f}{scores['cogvis_random'][task]:>9.3f}")
+    try:
+        p = demo.plan(args.benchmark, args.difficulty, args.n, args.seed, args.out)
+    except demo.DemoError as exc:
+        raise UsageError(f"cogvis demo: {exc}") from None
+    try:
+        table, report = demo.run(p, lambda line: print(line, file=sys.stderr, flush=True))
+    except RuntimeError as exc:  # a harness run that wrote nothing
+        print(f"cogvis demo: {exc}", file=sys.stderr)
+        return 1
+    print("\n".join(table))
+    print(f"report: {report}")
     return 0
 
 
@@ -193,7 +205,10 @@ def _judge_client(args: argparse.Namespace, max_tokens: int):
 
     def ask(prompt: str) -> str:
         reply = client.chat.completions.create(
-            model=args.judge_model, messages=[{"role": "user", "content": prompt}], temperature=0.0, max_tokens=max_tokens
+            model=args.judge_model,
+            messages=[{"role": "user", "content": prompt}],
+            temperature=0.0,
+            max_tokens=max_tokens,
         )
         return reply.choices[0].message.content or ""
 
@@ -217,10 +232,11 @@ def _mme_cc_agreement(args: argparse.Namespace) -> int:
         run = agr.select_run(args.run_dirs, args.evaluation, args.model)
         found = agr.run_verdicts(run)
         left_out = ", ".join(f"{n} {why}" for why, n in sorted(found.without_verdict.items())) or "none"
-        print(f"{run.evaluation} of {run.model!r} ({run.harness}): {len(found.verdicts)} questions with a verdict; left out: {left_out}")
+        print(
+            f"{run.evaluation} of {run.model!r} ({run.harness}): {len(found.verdicts)} questions with a verdict; "
+            f"left out: {left_out}"
+        )
         if args.action == "rule-check":
-            if not args.judge_url or not args.judge_model:
-                raise SystemExit("cogvis agreement rule-check: --judge-url and --judge-model are required")
             check = agr.judge_vs_rule(found.verdicts.values(), _judge_client(args, args.max_tokens), args.concurrency)
             print(f"rule-settled rows: {check.rows}, judged: {check.judged}, judge errors: {len(check.errors)}")
             print(f"judge agrees with the rule on {check.agree}/{check.judged} ({_pct(check.rate)}%)")
@@ -235,18 +251,24 @@ def _mme_cc_agreement(args: argparse.Namespace) -> int:
         if args.action == "export":
             path = agr.write_sample(sample, args.out, blind=args.blind)
             per_dim = ", ".join(f"{d} {sum(v.dimension == d for v in sample)}" for d in agr.DIMENSION_ORDER)
-            print(f"wrote {len(sample)} questions ({per_dim}; seed {args.seed}) to {path}; fill 'label' with 1 (right) or 0 (wrong)")
+            print(
+                f"wrote {len(sample)} questions ({per_dim}; seed {args.seed}) to {path}; "
+                "fill 'label' with 1 (right) or 0 (wrong)"
+            )
             return 0
         labels = agr.read_labels(args.labels, sample, found.verdicts)
         result = agr.human_agreement(sample, labels, args.bootstrap, args.seed)
     except (ValueError, OSError) as exc:  # DataError, unreadable result files, no or several runs
         prefix = "" if isinstance(exc, DataError) else f"cogvis agreement {args.action}: "
-        raise SystemExit(f"{prefix}{exc}") from None
+        raise UsageError(f"{prefix}{exc}") from None
     print(f"human labels vs verdicts ({args.bootstrap} bootstrap resamples, seed {args.seed}):")
     print(f"{'group':<14}{'n':>4}{'agreement %':>13}{'95% CI':>16}{'kappa':>8}{'95% CI':>18}")
     for c in result.cells:
         kappa = "n/a" if c.kappa != c.kappa else f"{c.kappa:.3f}"
-        print(f"{c.group:<14}{c.n:>4}{_pct(c.agreement):>13}{_interval(c.agreement_ci, 100, 1):>16}{kappa:>8}{_interval(c.kappa_ci):>18}")
+        print(
+            f"{c.group:<14}{c.n:>4}{_pct(c.agreement):>13}{_interval(c.agreement_ci, 100, 1):>16}"
+            f"{kappa:>8}{_interval(c.kappa_ci):>18}"
+        )
     for v, label in result.disagreements[: args.show]:
         print(f"- {v.id} ({v.settled}): verdict {v.verdict}, label {label}")
     return 0
@@ -257,10 +279,8 @@ def _agreement(args: argparse.Namespace) -> int:
         return _mme_cc_agreement(args)
     import json
 
-    from openai import OpenAI
-
     if not args.judge_url or not args.judge_model:
-        raise SystemExit("cogvis agreement (Mind's Eye letters): --judge-url and --judge-model are required")
+        raise UsageError("cogvis agreement (Mind's Eye letters): --judge-url and --judge-model are required")
 
     from .minds_eye.corpus import build_corpus
     from .minds_eye.judge import agreement
@@ -270,16 +290,18 @@ def _agreement(args: argparse.Namespace) -> int:
             entries = [json.loads(line) for line in fh if line.strip()]
     else:
         entries = build_corpus(args.n, seed=args.seed)
-    client = OpenAI(base_url=args.judge_url, api_key=args.api_key, timeout=args.timeout, max_retries=1)
-
-    def ask(prompt: str) -> str:
-        reply = client.chat.completions.create(
-            model=args.judge_model, messages=[{"role": "user", "content": prompt}], temperature=0.0, max_tokens=8
-        )
-        return reply.choices[0].message.content or ""
-
+    if not entries:
+        raise UsageError(f"cogvis agreement: {args.answers} holds no answers")
+    ask = _judge_client(args, 8)
     result = agreement(((e["text"], e.get("letters", "ABCD"), e.get("intended")) for e in entries), ask)
     print(f"answers: {result.total}, judged: {result.judged}, judge errors: {result.judge_errors}")
+    if not result.judged:
+        print(
+            f"cogvis agreement: no agreement measured: the judge settled none of the {result.total} answers "
+            f"(check --judge-url {args.judge_url} and --judge-model {args.judge_model})",
+            file=sys.stderr,
+        )
+        return 1
     print(f"rule reader vs judge agreement: {result.rate:.4f} ({result.rule_judge}/{result.judged})")
     if result.labelled:
         print(
@@ -297,7 +319,7 @@ def _report(args: argparse.Namespace) -> int:
     try:
         result = write_report(args.run_dirs, args.out, args.bootstrap, args.seed, args.external, args.human)
     except ValueError as exc:  # unreadable or missing result files (file, line and field named), bad options
-        raise SystemExit(f"cogvis report: {exc}") from None
+        raise UsageError(f"cogvis report: {exc}") from None
     print(result if args.out is None else f"wrote {result}")
     return 0
 
@@ -309,10 +331,22 @@ def _audit(args: argparse.Namespace) -> int:
     difficulties = [d.strip() for d in args.difficulty.split(",")] if args.difficulty else None
     try:
         results = run(
-            args.benchmark, subtests, difficulties, args.n, args.seed, args.data, args.released, args.layout, args.margin / 100, args.quiet
+            args.benchmark,
+            subtests,
+            difficulties,
+            args.n,
+            args.seed,
+            args.data,
+            args.released,
+            args.layout,
+            args.margin / 100,
+            args.quiet,
         )
-    except (ValueError, FileNotFoundError) as exc:  # bad data (file, row and field named), no data, unknown subtests or presets
-        raise SystemExit(f"cogvis audit: {exc}") from None
+    except (
+        ValueError,
+        FileNotFoundError,
+    ) as exc:  # bad data (file, row and field named), no data, unknown subtests or presets
+        raise UsageError(f"cogvis audit: {exc}") from None
     if args.out:
         print(f"wrote {write(results, args.out)}")
     else:
@@ -320,60 +354,217 @@ def _audit(args: argparse.Namespace) -> int:
     return 1 if args.fail_on_leak and any(r.leak for r in results) else 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="cogvis", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("tasks-dir", help="print the lmms-eval task folder").set_defaults(run=_tasks_dir)
-    sub.add_parser("list", help="list benchmarks, subtests and variants").set_defaults(run=_list)
-    syn = sub.add_parser("write-synthetic", help="write synthetic VisFactor data in a released layout")
-    syn.add_argument("--out", required=True, help="data root (use it as COGVIS_DATA_DIR)")
-    syn.add_argument("--items", type=int, default=None, help="items per subtest (default: released sizes)")
-    syn.add_argument("--seed", type=int, default=0)
-    syn.add_argument("--format", choices=("parquet", "tsv"), default="parquet")
+def _command(sub: argparse._SubParsersAction, name: str, help: str, example: str) -> argparse.ArgumentParser:
+    """A subcommand whose help ends with its example."""
+    return sub.add_parser(
+        name, help=help, description=help[0].upper() + help.replace("%%", "%")[1:] + ".",
+        epilog=f"example:\n  {example}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="cogvis",
+        description=__doc__.split("\n\n")[0].replace("\n", " "),
+        epilog="example:\n  cogvis demo --n 2    # then open cogvis_demo/report.html",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _command(
+        sub, "tasks-dir", "print the lmms-eval task folder (for --include_path)",
+        'lmms-eval --include_path "$(cogvis tasks-dir)" --tasks visfactor --model cogvis_oracle',
+    ).set_defaults(run=_tasks_dir)  # fmt: skip
+    lst = _command(
+        sub,
+        "list",
+        "list the benchmarks: lmms-eval tasks, evalscope datasets, prompt conditions, presets",
+        "cogvis list minds_eye",
+    )
+    lst.add_argument("benchmark", nargs="?", choices=_benchmark_names(), help="show one benchmark's subtests in detail")
+    lst.set_defaults(run=_list)
+    syn = _command(
+        sub, "write-synthetic", "write small synthetic sets in the released layouts, to try every task offline",
+        "cogvis write-synthetic --out data && COGVIS_DATA_DIR=data LMMS_EVAL_PLUGINS=cogvis_tasks lmms-eval "
+        "--model cogvis_oracle --tasks minds_eye --output_path out",
+    )  # fmt: skip
+    syn.add_argument("--out", required=True, metavar="DIR", help="data root (use it as COGVIS_DATA_DIR)")
+    syn.add_argument(
+        "--benchmark", action="append", choices=SYNTHETIC, help="a benchmark to write (repeatable; default: all four)"
+    )
+    syn.add_argument(
+        "--items", type=_positive, default=None,
+        help="items per subtest, task or file (default: VisFactor 2, Mind's Eye 4, VisualPuzzles 20 in all, MME-CC 2)",
+    )  # fmt: skip
+    syn.add_argument(
+        "--released-size",
+        action="store_true",
+        help="VisFactor at the released size (808 items, 3,046 rows), as the benchmarks use",
+    )
+    syn.add_argument("--seed", type=int, default=0, help="the same seed writes byte-identical files (default 0)")
+    syn.add_argument(
+        "--format", choices=("parquet", "tsv"), default="parquet", help="VisFactor: the HF mirror's parquet or the TSV"
+    )
     syn.set_defaults(run=_write_synthetic)
-    gen = sub.add_parser("generate", help="write generated items in the released layout (use the folder as COGVIS_DATA_DIR)")
-    gen.add_argument("benchmark", nargs="?", default="visfactor", choices=("visfactor", "minds_eye"))
-    gen.add_argument("--subtests", help="comma-separated subtest (visfactor) or task (minds_eye) ids (default: all generated)")
+    gen = _command(
+        sub, "generate", "write generated items in the released layout (use the folder as COGVIS_DATA_DIR)",
+        "cogvis generate minds_eye --subtests MT,PF --difficulty hard --n 50 --out data",
+    )  # fmt: skip
+    gen.add_argument(
+        "benchmark",
+        nargs="?",
+        default="visfactor",
+        choices=("visfactor", "minds_eye"),
+        help="which generators (default visfactor)",
+    )
+    gen.add_argument(
+        "--subtests", help="comma-separated subtest (visfactor) or task (minds_eye) ids (default: all generated)"
+    )
     gen.add_argument(
         "--difficulty",
         choices=("easy", "normal", "medium", "hard", "mixed"),
-        help="visfactor: easy|normal|hard (default normal); minds_eye: easy|medium|hard|mixed (default mixed: item i uses preset i mod 3)",
+        help="visfactor: easy|normal|hard (default normal); "
+        "minds_eye: easy|medium|hard|mixed (default mixed: item i uses preset i mod 3)",
     )
-    gen.add_argument("--n", type=int, default=None, help="items per subtest/task (default: visfactor the official counts, minds_eye 100)")
-    gen.add_argument("--seed", type=int, default=1234)
-    gen.add_argument("--out", required=True)
+    gen.add_argument(
+        "--n",
+        type=_positive,
+        default=None,
+        help="items per subtest/task (default: visfactor the official counts, minds_eye 100)",
+    )
+    gen.add_argument("--seed", type=int, default=1234, help="the same seed gives byte-identical items (default 1234)")
+    gen.add_argument(
+        "--out", required=True, metavar="DIR", help="data root to write under (DIR/visfactor or DIR/minds_eye)"
+    )
     gen.add_argument("--format", choices=("parquet", "tsv"), help="visfactor only (default parquet)")
     gen.add_argument("--quiet", action="store_true", help="no progress bar")
-    gen.add_argument("--workers", type=int, default=None, help="minds_eye: processes, one task at a time each (default: CPU count)")
-    gen.set_defaults(run=_generate)
-    demo = sub.add_parser("demo", help="offline demo: generated VisFactor through lmms-eval with cogvis_random and cogvis_oracle")
-    demo.add_argument("--difficulty", choices=("easy", "normal", "hard"), default="normal")
-    demo.add_argument("--n", type=int, default=None, help="items per subtest (default: the official counts)")
-    demo.add_argument("--seed", type=int, default=1234)
-    demo.add_argument("--out", default=None, help="where lmms-eval writes its results (default: a temp folder)")
-    demo.set_defaults(run=_demo)
-    agr = sub.add_parser(
-        "agreement",
-        help="Mind's Eye: rule letter reader vs an LLM judge; MME-CC (export/score/rule-check): verdicts vs people and judge vs rule",
+    gen.add_argument(
+        "--workers",
+        type=_positive,
+        default=None,
+        help="minds_eye: processes, one task at a time each (default: CPU count)",
     )
+    gen.set_defaults(run=_generate)
+    demo = _command(
+        sub, "demo", "offline demo: a generated set through lmms-eval with both baseline models, then the report",
+        "cogvis demo --benchmark minds_eye --n 5 --out demo_me",
+    )  # fmt: skip
+    demo.add_argument(
+        "--benchmark", choices=("visfactor", "minds_eye"), default="visfactor", help="generated set (default visfactor)"
+    )
+    demo.add_argument(
+        "--difficulty", choices=("easy", "normal", "medium", "hard", "mixed"),
+        help="preset: visfactor easy|normal|hard (default normal); minds_eye easy|medium|hard|mixed (default mixed)",
+    )  # fmt: skip
+    demo.add_argument(
+        "--n",
+        type=_positive,
+        default=None,
+        help="items per subtest (default: visfactor the official counts, 482 in all; minds_eye 10)",
+    )
+    demo.add_argument(
+        "--seed", type=int, default=1234, help="generation, random-baseline and bootstrap seed (default 1234)"
+    )
+    demo.add_argument(
+        "--out", default=None, metavar="DIR",
+        help="results, sample logs, run logs, report.html (default ./cogvis_demo; a new demo replaces its own files)",
+    )  # fmt: skip
+    demo.set_defaults(run=_demo)
+    _agreement_parser(sub)
+    rep = _command(
+        sub, "report", "scores, 95%% CIs, chance/human levels and figures from lmms-eval/evalscope result files",
+        "cogvis report cogvis_demo --out report.html",
+    )  # fmt: skip
+    rep.add_argument(
+        "run_dirs",
+        nargs="+",
+        metavar="RUN_DIR",
+        help="lmms-eval --output_path (with --log_samples) or evalscope --work-dir",
+    )
+    rep.add_argument(
+        "--out",
+        help="report.md (figures in report_files/) or report.html (self-contained); default: markdown to stdout",
+    )
+    rep.add_argument(
+        "--bootstrap", type=_positive, default=1000, help="bootstrap resamples for the 95%% CIs (default 1000)"
+    )
+    rep.add_argument("--seed", type=int, default=1234, help="bootstrap seed (default 1234)")
+    rep.add_argument(
+        "--external", metavar="CSV", help="model,benchmark,score: correlate our scores with these across models"
+    )
+    rep.add_argument(
+        "--human",
+        metavar="CSV",
+        help="benchmark,subtest,score: per-subtest human scores, a subject in Cronbach's alpha",
+    )
+    rep.set_defaults(run=_report)
+    aud = _command(
+        sub, "audit", "shortcut audit: can cheap pickers on surface features find the answers? (needs the audit extra)",
+        "cogvis audit minds_eye --subtests MT --difficulty hard --n 100 --out audit.html",
+    )  # fmt: skip
+    aud.add_argument(
+        "benchmark",
+        choices=("minds_eye", "visfactor"),
+        help="which generated (or, with --data/--released, released) sets",
+    )
+    aud.add_argument("--subtests", help="comma-separated task/subtest ids (default: all)")
+    aud.add_argument("--difficulty", help="preset(s), comma-separated (default: all three); minds_eye also 'mixed'")
+    aud.add_argument("--n", type=_positive, default=300, help="generated items per set (default 300)")
+    aud.add_argument("--seed", type=int, default=1234, help="generation and cross-validation seed (default 1234)")
+    aud.add_argument(
+        "--data", help="audit a released layout at this path (Mind's Eye folders, VisFactor TSV/parquet) instead"
+    )
+    aud.add_argument("--released", action="store_true", help="audit the released layout under $COGVIS_DATA_DIR")
+    aud.add_argument("--layout", help="Mind's Eye released data: JSON grid specs overriding the built-in ones per task")
+    aud.add_argument("--margin", type=float, default=2.0, help="flag margin above chance in points (default 2)")
+    aud.add_argument(
+        "--out", help="report.md (thumbnails in report_files/) or report.html; default: markdown to stdout"
+    )
+    aud.add_argument("--fail-on-leak", action="store_true", help="exit 1 when any set is flagged")
+    aud.add_argument("--quiet", action="store_true", help="no progress bar")
+    aud.set_defaults(run=_audit)
+    return parser
+
+
+def _benchmark_names() -> list[str]:
+    from .registry import BENCHMARKS
+
+    return list(BENCHMARKS)
+
+
+def _agreement_parser(sub: argparse._SubParsersAction) -> None:
+    agr = _command(
+        sub, "agreement",
+        "Mind's Eye: rule letter reader vs an LLM judge; MME-CC (export/score/rule-check): verdicts vs people, "
+        "judge vs rule",
+        "cogvis agreement --judge-url http://localhost:8000/v1 --judge-model MODEL --n 200",
+    )  # fmt: skip
     agr.add_argument("--judge-url", help="OpenAI-compatible base URL, e.g. http://host:8000/v1")
-    agr.add_argument("--judge-model")
-    agr.add_argument("--api-key", default="EMPTY")
+    agr.add_argument("--judge-model", help="the judge's model name at that URL")
+    agr.add_argument("--api-key", default="EMPTY", help="the judge's API key (default EMPTY)")
     agr.add_argument("--answers", help="JSONL of {text, letters, intended?}; default: the built-in corpus")
-    agr.add_argument("--n", type=int, default=600, help="size of the built-in corpus")
-    agr.add_argument("--seed", type=int, default=0)
-    agr.add_argument("--timeout", type=float, default=60.0)
+    agr.add_argument("--n", type=_positive, default=600, help="size of the built-in corpus (default 600)")
+    agr.add_argument("--seed", type=int, default=0, help="built-in corpus seed (default 0)")
+    agr.add_argument("--timeout", type=float, default=60.0, help="seconds per judge call (default 60)")
     agr.add_argument("--show", type=int, default=10, help="disagreements to print")
     agr.set_defaults(run=_agreement, action=None)
-    mme = agr.add_subparsers(dest="action", metavar="{export,score,rule-check}", help="MME-CC verdicts (without: Mind's Eye letters)")
-    for action, text in (
-        ("export", "write a labelling CSV: a seeded sample stratified by dimension, with an empty label column"),
-        ("score", "read the labelled CSV back: agreement and Cohen's kappa with bootstrap 95%% CIs"),
-        ("rule-check", "ask a judge on every rule-settled row and report its agreement with the rule"),
-    ):
-        one = mme.add_parser(action, help=text)
+    mme = agr.add_subparsers(
+        dest="action", metavar="{export,score,rule-check}", help="MME-CC verdicts (without: Mind's Eye letters)"
+    )
+    for action, text, example in (
+        ("export", "write a labelling CSV: a seeded sample stratified by dimension, with an empty label column",
+         "cogvis agreement export out/ --out labels.csv"),
+        ("score", "read the labelled CSV back: agreement and Cohen's kappa with bootstrap 95%% CIs",
+         "cogvis agreement score out/ --labels labels.csv"),
+        ("rule-check", "ask a judge on every rule-settled row and report its agreement with the rule",
+         "cogvis agreement rule-check out/ --judge-url http://localhost:8000/v1 --judge-model MODEL"),
+    ):  # fmt: skip
+        one = _command(mme, action, text, example)
         one.add_argument(
-            "run_dirs", nargs="+", metavar="RUN_DIR", help="lmms-eval --output_path (with --log_samples) or evalscope --work-dir"
+            "run_dirs",
+            nargs="+",
+            metavar="RUN_DIR",
+            help="lmms-eval --output_path (with --log_samples) or evalscope --work-dir",
         )
         one.add_argument("--evaluation", help="mme_cc or mme_cc_describe, when the folders hold both")
         one.add_argument("--model", help="the model's name, when the folders hold several")
@@ -381,45 +572,84 @@ def main(argv: list[str] | None = None) -> int:
         if action == "rule-check":
             one.add_argument("--judge-url", required=True, help="OpenAI-compatible base URL, e.g. http://host:8000/v1")
             one.add_argument("--judge-model", required=True, help="the paper used DeepSeek-V3-0324")
-            one.add_argument("--api-key", default="EMPTY")
-            one.add_argument("--timeout", type=float, default=120.0)
-            one.add_argument("--max-tokens", type=int, default=1024, help="judge reply budget (replies reason before the JSON verdict)")
-            one.add_argument("--concurrency", type=int, default=8, help="judge calls in flight")
+            one.add_argument("--api-key", default="EMPTY", help="the judge's API key (default EMPTY)")
+            one.add_argument("--timeout", type=float, default=120.0, help="seconds per judge call (default 120)")
+            one.add_argument(
+                "--max-tokens",
+                type=_positive,
+                default=1024,
+                help="judge reply budget (replies reason before the JSON verdict)",
+            )
+            one.add_argument("--concurrency", type=_positive, default=8, help="judge calls in flight")
         else:
-            one.add_argument("--per-dimension", type=int, default=33, help="questions per dimension (default 33: 99 in all, as the paper)")
-            one.add_argument("--seed", type=int, default=1234, help="sampling (and bootstrap) seed; score needs the export's")
+            one.add_argument(
+                "--per-dimension",
+                type=_positive,
+                default=33,
+                help="questions per dimension (default 33: 99 in all, as the paper)",
+            )
+            one.add_argument(
+                "--seed", type=int, default=1234, help="sampling (and bootstrap) seed; score needs the export's"
+            )
         if action == "export":
             one.add_argument("--out", required=True, help="the CSV to write")
             one.add_argument(
-                "--blind", action="store_true", help="leave out the verdict and who settled it (score reads them from the run)"
+                "--blind",
+                action="store_true",
+                help="leave out the verdict and who settled it (score reads them from the run)",
             )
         if action == "score":
-            one.add_argument("--labels", required=True, help="the exported CSV with its label column filled (1 right, 0 wrong)")
-            one.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the 95%% CIs (default 1000)")
-    rep = sub.add_parser("report", help="scores, 95%% CIs, chance/human levels and figures from lmms-eval/evalscope result files")
-    rep.add_argument("run_dirs", nargs="+", metavar="RUN_DIR", help="lmms-eval --output_path (with --log_samples) or evalscope --work-dir")
-    rep.add_argument("--out", help="report.md (figures in report_files/) or report.html (self-contained); default: markdown to stdout")
-    rep.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the 95%% CIs (default 1000)")
-    rep.add_argument("--seed", type=int, default=1234, help="bootstrap seed (default 1234)")
-    rep.add_argument("--external", metavar="CSV", help="model,benchmark,score: correlate our scores with these across models")
-    rep.add_argument("--human", metavar="CSV", help="benchmark,subtest,score: per-subtest human scores, a subject in Cronbach's alpha")
-    rep.set_defaults(run=_report)
-    aud = sub.add_parser("audit", help="shortcut audit: can cheap pickers on surface features find the answers? (needs the audit extra)")
-    aud.add_argument("benchmark", choices=("minds_eye", "visfactor"))
-    aud.add_argument("--subtests", help="comma-separated task/subtest ids (default: all)")
-    aud.add_argument("--difficulty", help="preset(s), comma-separated (default: all three); minds_eye also 'mixed'")
-    aud.add_argument("--n", type=int, default=300, help="generated items per set (default 300)")
-    aud.add_argument("--seed", type=int, default=1234)
-    aud.add_argument("--data", help="audit a released layout at this path (Mind's Eye folders, VisFactor TSV/parquet) instead")
-    aud.add_argument("--released", action="store_true", help="audit the released layout under $COGVIS_DATA_DIR")
-    aud.add_argument("--layout", help="Mind's Eye released data: JSON grid specs overriding the built-in ones per task")
-    aud.add_argument("--margin", type=float, default=2.0, help="flag margin above chance in points (default 2)")
-    aud.add_argument("--out", help="report.md (thumbnails in report_files/) or report.html; default: markdown to stdout")
-    aud.add_argument("--fail-on-leak", action="store_true", help="exit 1 when any set is flagged")
-    aud.add_argument("--quiet", action="store_true", help="no progress bar")
-    aud.set_defaults(run=_audit)
-    args = parser.parse_args(argv)
-    return int(args.run(args))
+            one.add_argument(
+                "--labels", required=True, help="the exported CSV with its label column filled (1 right, 0 wrong)"
+            )
+            one.add_argument(
+                "--bootstrap", type=_positive, default=1000, help="bootstrap resamples for the 95%% CIs (default 1000)"
+            )
+
+
+def _missing_module(exc: ModuleNotFoundError) -> str:
+    """One line naming what to install for a missing package."""
+    name = (exc.name or "").split(".")[0]
+    if name in EXTRAS:
+        return f"this needs the {name} package: pip install 'cogvis-tasks[{EXTRAS[name]}]'"
+    if name:
+        return f"this needs the {name} package, a dependency of cogvis-tasks: reinstall it (pip install cogvis-tasks)"
+    return str(exc)  # a message written for the user (e.g. CS2 without wordfreq)
+
+
+def main(argv: list[str] | None = None) -> int:
+    debug = os.environ.get("COGVIS_DEBUG", "").strip() not in ("", "0")
+    command = "cogvis"
+    try:
+        args = build_parser().parse_args(argv)
+        command = f"cogvis {args.command}"
+        status = int(args.run(args))
+        sys.stdout.flush()  # here, so a closed pipe is caught below rather than at interpreter exit
+        return status
+    except UsageError as exc:
+        if debug:
+            raise
+        print(exc, file=sys.stderr)
+    except ModuleNotFoundError as exc:
+        if debug or (exc.name or "").startswith("cogvis_tasks"):  # our own module missing: a bug, not a set-up step
+            raise
+        print(f"{command}: {_missing_module(exc)}", file=sys.stderr)
+    except BrokenPipeError:  # e.g. cogvis list | head: the reader left; say nothing more
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except SystemExit as exc:  # library code that stops with a message for the user (e.g. a missing extra)
+        if not isinstance(exc.code, str):
+            raise
+        print(exc.code, file=sys.stderr)
+    except KeyboardInterrupt:
+        print(f"{command}: interrupted", file=sys.stderr)
+        return 130
+    except (ValueError, OSError) as exc:  # bad input named by the code that found it (DataError: file, row, field)
+        if debug:
+            raise
+        print(f"{command}: {exc}".replace("\n", " "), file=sys.stderr)
+    return EXIT_USAGE
 
 
 if __name__ == "__main__":

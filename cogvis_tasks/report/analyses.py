@@ -166,7 +166,10 @@ def controls_table(report: Report, section: Section) -> Table | None:
     for m in section.models:
         row = [m.label, score(m.overall)]
         for c in present:
-            other = next((o for o in by_name[f"{base}_{c}"].models if o.label == m.label), None)
+            others = by_name[f"{base}_{c}"].models  # labels are per section: fall back to the same model and harness
+            other = next((o for o in others if o.label == m.label), None) or next(
+                (o for o in others if (o.run.model, o.run.harness) == (m.run.model, m.run.harness)), None
+            )
             if other is None:
                 row.append(DASH)
                 continue

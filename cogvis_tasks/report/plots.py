@@ -11,6 +11,7 @@ bundled DejaVu font, so the same input gives byte-identical files.
 from __future__ import annotations
 
 import io
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -41,6 +42,12 @@ class Plot:
 
 def figures(section: Section) -> list[Plot]:
     """The figures of one report section (none when it has no models)."""
+    with plt.rc_context(RC):
+        return [Plot(name, title, _png(fig)) for name, title, fig in drawn(section)]
+
+
+def drawn(section: Section) -> list[tuple[str, str, Figure]]:
+    """(file name, title, figure) of each figure of a section, not yet rendered (the caller closes them)."""
     if not section.models:
         return []
     with plt.rc_context(RC):
@@ -57,11 +64,11 @@ def figures(section: Section) -> list[Plot]:
             kind, (fig, title) = "dimensions", _bars(section, "dimension", "MME-CC accuracy per dimension", "dimension")
         else:
             kind, (fig, title) = "subtests", _bars(section, cells.SUBTEST, "Accuracy per subtest", "subtest")
-        out = [Plot(f"{section.evaluation}_{kind}.png", title, _png(fig))]
+        out = [(f"{section.evaluation}_{kind}.png", title, fig)]
         if family == "visfactor" and len(section.models) >= 3:
             heat = _correlation_heatmap(section)
             if heat is not None:
-                out.append(Plot(f"{section.evaluation}_subtest_correlation.png", heat[1], _png(heat[0])))
+                out.append((f"{section.evaluation}_subtest_correlation.png", heat[1], heat[0]))
         return out
 
 
@@ -179,14 +186,33 @@ def _per_condition(section: Section, tag: str) -> tuple[Figure, str]:
     return fig, title
 
 
+def _level_labels(section: Section, table: str, groups: Sequence[str]) -> list[str]:
+    """Difficulty names, with the tasks each level averages where that differs between levels (in the released data
+    only MT and MC carry a difficulty, with different level names: a line would otherwise read as a difficulty
+    effect), wrapped so that neighbouring labels stay apart."""
+    members = [next((c.members for m in section.models if (c := m.cell(table, g)) is not None), ()) for g in groups]
+    tasks = [tuple(t.split("/")[0] for t in ms) for ms in members]  # members name the level too: compare the tasks
+    levels = [g.split("/", 1)[1] for g in groups]
+    if len(set(tasks)) <= 1:
+        return levels
+    wrapped = ["\n".join(textwrap.wrap(f"({', '.join(ts)})", 16)) for ts in tasks]
+    return [f"{level}\n{names}" for level, names in zip(levels, wrapped, strict=True)]
+
+
 def _difficulty(section: Section) -> tuple[Figure, str]:
     """Mind's Eye: accuracy against difficulty level, one panel per ART dimension, a line per model."""
     table = cells.DIMENSION_BY_DIFFICULTY
     keys = section.groups(table)
     dims = list(dict.fromkeys(k.split("/", 1)[0] for k in keys))
-    fig, axes = plt.subplots(1, len(dims), figsize=(3.6 * len(dims) + 2.0, 3.8), sharey=True, squeeze=False)
-    for ax, dim in zip(axes[0], dims, strict=True):
-        groups = [k for k in keys if k.split("/", 1)[0] == dim]
+    panels = [(dim, [k for k in keys if k.split("/", 1)[0] == dim]) for dim in dims]
+    labels = {dim: _level_labels(section, table, groups) for dim, groups in panels}
+    # Room per level for its longest label line (about 0.075 in per character at 9 pt), at least 1.2 in.
+    longest = {dim: max(len(line) for label in labels[dim] for line in label.split("\n")) for dim in labels}
+    widths = [max(3.6, len(groups) * max(1.2, 0.075 * longest[dim] + 0.3)) for dim, groups in panels]
+    fig, axes = plt.subplots(
+        1, len(dims), figsize=(sum(widths) + 2.0, 3.8), sharey=True, squeeze=False, gridspec_kw={"width_ratios": widths}
+    )
+    for ax, (dim, groups) in zip(axes[0], panels, strict=True):
         xs = list(range(len(groups)))
         dodge = 0.06 * (len(section.models) - 1) / 2
         for k, m in enumerate(section.models):
@@ -200,13 +226,7 @@ def _difficulty(section: Section) -> tuple[Figure, str]:
         human = section.models[0].cell("dimension", dim)
         if human is not None and human.human is not None:
             ax.axhline(100 * human.human, **HUMAN_STYLE, label="human (dimension, all levels)", zorder=1)
-        # Which tasks each level averages, when that differs between levels (in the released data only MT and MC
-        # carry a difficulty, with different level names): otherwise a line would read as a difficulty effect.
-        members = [next((c.members for m in section.models if (c := m.cell(table, g)) is not None), ()) for g in groups]
-        levels = [g.split("/", 1)[1] for g in groups]
-        if len(set(members)) > 1:
-            levels = [f"{level}\n({', '.join(t.split('/')[0] for t in ms)})" for level, ms in zip(levels, members, strict=True)]
-        ax.set_xticks(xs, levels)
+        ax.set_xticks(xs, labels[dim])
         ax.set_xlim(-0.5, len(xs) - 0.5)
         ax.set_ylim(0, 105)
         ax.grid(axis="y", color="#dddddd", zorder=0)
@@ -229,8 +249,7 @@ def _correlation_heatmap(section: Section) -> tuple[Figure, str] | None:
     matrix = correlation_matrix(section, subtests)
     size = 0.32 * len(subtests) + 2.5
     fig, ax = plt.subplots(figsize=(size + 1.0, size))
-    cmap = matplotlib.colormaps["RdBu_r"].copy()
-    cmap.set_bad("#cccccc")
+    cmap = matplotlib.colormaps["RdBu_r"].with_extremes(bad="#cccccc")
     image = ax.imshow(matrix, cmap=cmap, vmin=-1, vmax=1)
     ax.set_xticks(range(len(subtests)), subtests, rotation=90)
     ax.set_yticks(range(len(subtests)), subtests)

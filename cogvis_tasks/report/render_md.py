@@ -6,11 +6,14 @@ Without a figure folder (printing to stdout) the figures are left out.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from . import analyses, layout
 from .analyses import Inputs
-from .plots import Plot
 from .tables import Report
+
+if TYPE_CHECKING:  # plots imports matplotlib, which markdown to stdout does not need
+    from .plots import Plot
 
 
 def _escape(text: str) -> str:

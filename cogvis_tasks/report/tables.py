@@ -4,10 +4,11 @@ Built from the runs the readers found; the renderers and plots only format it. P
 estimates are ``build_report``'s (mean over repeats when a run has several); CIs come
 from one set of resamples per model and evaluation (see ``bootstrap`` and ``cells``).
 
-Model labels: a model's name as its harness recorded it; when the same name comes from
-more than one harness, every such run is labelled ``name (harness)``; when it still
-repeats (the same model and harness under two RUN_DIRs), the RUN_DIR is added:
-``name (harness, RUN_DIR)``.
+Model labels, decided within each section (evaluation), so a name is qualified only where
+it would otherwise repeat in that section's columns: a model's name as its harness
+recorded it; when the same name comes from more than one harness, every such run is
+labelled ``name (harness)``; when it still repeats (the same model and harness under two
+RUN_DIRs), the RUN_DIR is added: ``name (harness, RUN_DIR)``.
 """
 
 from __future__ import annotations
@@ -152,7 +153,6 @@ def labels(runs: Sequence[Run]) -> dict[int, str]:
 
 def build(run_dirs: Sequence[str], resamples: int = bootstrap.DEFAULT_RESAMPLES, seed: int = bootstrap.DEFAULT_SEED) -> Report:
     runs = read_runs(list(run_dirs))
-    names = labels(runs)
     by_evaluation: dict[str, list[Run]] = defaultdict(list)
     for run in runs:
         by_evaluation[run.evaluation].append(run)
@@ -163,6 +163,7 @@ def build(run_dirs: Sequence[str], resamples: int = bootstrap.DEFAULT_RESAMPLES,
         kinds = {r.benchmark for r in group}
         if len(kinds) > 1:
             raise ValueError(f"evaluation {evaluation!r} holds runs of several benchmarks: {sorted(kinds)}")
+        names = labels(group)  # per section: a name seen in two RUN_DIRs is qualified only where it repeats here
         results = [model_result(names[id(r)], r, resamples, seed) for r in group]
         sections.append(
             Section(evaluation, group[0].benchmark, results, section_alpha(results), references.human_overall(group[0].benchmark))

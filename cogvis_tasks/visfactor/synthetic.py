@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -20,6 +21,8 @@ from PIL import Image, ImageDraw
 from ..core.rng import rng_for
 from .subtests import BY_ID, SUBTESTS
 
+#: Items per subtest ``cogvis write-synthetic`` writes unless asked otherwise (40 items, 156 rows).
+DEFAULT_ITEMS = 2
 _BOOL_OUT = 'Output: Respond with {"answer": "T"} if it does, otherwise {"answer": "F"}.'
 _WORDS = ("cat,kitten", "house, home", "apple", "bicycle,bike", "tree", "umbrella, parasol")
 
@@ -146,3 +149,16 @@ def synthetic_rows(items_per_subtest: int | None = None, seed: int = 0, subtests
                 rows.append(_row(sub.id, index, e, images, question, answer, additional))
                 index += 1
     return rows
+
+
+def write_synthetic(out_dir: Path, items: int | None = None, seed: int = 0, fmt: str = "parquet") -> list[Path]:
+    """``out_dir/visfactor/test.parquet`` (``fmt="tsv"``: ``VisFactor.tsv``); ``items`` per subtest, None: released."""
+    from .files import write_parquet, write_tsv
+
+    if items is not None and items < 1:
+        raise ValueError(f"items must be at least 1, got {items}")
+    if fmt not in ("parquet", "tsv"):
+        raise ValueError(f"format must be parquet or tsv, got {fmt!r}")
+    rows = synthetic_rows(items_per_subtest=items, seed=seed)
+    folder = Path(out_dir) / "visfactor"
+    return [write_tsv(rows, folder / "VisFactor.tsv") if fmt == "tsv" else write_parquet(rows, folder / "test.parquet")]
