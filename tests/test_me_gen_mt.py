@@ -10,6 +10,7 @@ import copy
 import io
 import itertools
 import math
+import random
 
 import numpy as np
 import pytest
@@ -157,6 +158,21 @@ def test_likeness_to_the_original_does_not_find_the_answer() -> None:
     bound = 0.25 + 3 * math.sqrt(0.25 * 0.75 / n)
     assert all(v / n <= bound for v in hits.values()), hits
     assert max(ranks) / n <= bound, ranks
+
+
+def test_one_cube_lure_is_as_spread_out_as_the_original() -> None:
+    """The 'similar' lure keeps the spread of the cubes (trace of their second moments): it used to keep the bounding
+    box, which left only moves of an end cube inwards, so it was more compact than every other option from any pose
+    (mean change of the spread -1.5 cube^2 over these shapes; the audit's "least spread out" picker)."""
+    rng = random.Random(3)
+    changes = []
+    while len(changes) < 100:
+        cells = mt.random_shape(rng, rng.choice(sorted(mt.FAMILIES)), False)
+        moved = cells and mt.moved_cube(rng, cells)
+        if moved:
+            changes.append(np.trace(mt.second_moments(v for v, _ in moved)) - np.trace(mt.second_moments(v for v, _ in cells)))
+    assert abs(float(np.mean(changes))) < 0.25, np.mean(changes)
+    assert float(np.mean(np.abs(changes))) < 0.5, np.mean(np.abs(changes))
 
 
 # ---------------------------------------------------------------- presets and extra fields

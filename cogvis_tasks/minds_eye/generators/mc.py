@@ -45,6 +45,10 @@ ink, most and least dark edge pixels, a cross-validated set-lookup picker, the c
   so P(answer | set shown) = 1/4 for every member of every set.
 - Colour carries no signal. Closed cue (same audit): the net's colour used to be always on a wrong solid, so "never
   pick the net-coloured option" found 1/3 of hard answers; now the answer has the net's colour as often as any option.
+- What the shortcut audit still finds (issue 14) needs the net: its pickers on the options' own features are at
+  chance (set, solid, colour, view and size are drawn alike for every option), and reach 37-44% (chance 25%) only
+  with the option-to-net pixel and colour distances, which tell which net is shown (the net's 64 px crop alone names
+  its solid for 78-82% of medium items). Matching the net's solid to an option's is the task, not a shortcut.
 - Drawn extents are balanced: the view of each option is picked for a bounding-box aspect drawn from one range for all
   solids, the scale fixes sqrt(outline area x box area), and a random size factor applies to every option alike.
 - Curved solids are not in any preset: their nets (a sector and a disc, a rectangle and two discs) have no polygon
