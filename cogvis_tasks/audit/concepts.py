@@ -20,6 +20,9 @@ CONCEPT_FEATURES: dict[str, tuple[str, ...]] = {
     "minds_eye/VRA": ("fill", "n_holes", "n_parts"),
     # Hidden Patterns: the model is drawn on the same grid at the same place as in the pattern, so the pixel
     # distance between pattern and model measures the containment the row asks about.
+    # Mental Composition: the net is the stimulus; an option's pixel/colour distance to it compares the net's faces
+    # (which solid they fold into) with the option's solid, which is the task (option-only features stay at chance).
+    "minds_eye/MC": ("dist_stimulus_*", "colour_dist_stimulus"),
     "visfactor/CF2": ("dist_stimulus_*",),
 }
 
