@@ -42,8 +42,7 @@ LEAKING: dict[tuple[str, str, str], str] = {
     ("visfactor", "SS3", "easy"): "single/best 77.5% (95% CI 65.5-86.2) vs 10.0",
     ("visfactor", "SS3", "normal"): "surface/logistic 73.3% (95% CI 61.0-82.9) vs 10.0",
     ("visfactor", "SS3", "hard"): "surface/logistic 58.3% (95% CI 45.7-69.9) vs 6.7",
-    ("visfactor", "VZ2", "normal"): "surface/logistic 96.7% (95% CI 88.6-99.1) vs 20.0",
-    ("visfactor", "VZ2", "hard"): "surface/boosting 93.3% (95% CI 84.1-97.4) vs 20.0",
+    ("visfactor", "VZ2", "easy"): "surface/boosting 41.7% (95% CI 30.1-54.3) vs 20.0 (option-to-fold-panel distance)",
     ("visfactor", "S1", "normal"): "single/best 60.0% (95% CI 55.8-63.7) vs 50.8 (majority)",
 }
 
