@@ -180,7 +180,9 @@ def overlap_classes(card: list[Point], ref_angle: float, config: Config) -> dict
     return {c: kinds for c, kinds in sorted(classes.items()) if kinds[False] and kinds[True]}
 
 
-def _view_turn(rng: random.Random, config: Config, classes: dict[int, dict[bool, list[float]]], mirrored: bool) -> float:
+def _view_turn(
+    rng: random.Random, config: Config, classes: dict[int, dict[bool, list[float]]], mirrored: bool
+) -> float:
     """A turn of the given kind in a class drawn as turned views fall in the classes, jittered within its step."""
     keys = list(classes)
     c = rng.choices(keys, weights=[len(classes[k][False]) for k in keys])[0]

@@ -145,7 +145,9 @@ def _punches(config: Config, folds: list[Fold], sheet: frozenset[Tri]) -> list[t
     return out
 
 
-def _last_folds(rng: random.Random, config: Config, folds: list[Fold], centre: tuple[int, int]) -> list[tuple[Fold, frozenset]] | None:
+def _last_folds(
+    rng: random.Random, config: Config, folds: list[Fold], centre: tuple[int, int]
+) -> list[tuple[Fold, frozenset]] | None:
     """Five last folds for the sheet as it was before the real last fold, each with the hole set it gives
     the same punch; the first is the real one. None if five with different hole sets do not turn up.
 
