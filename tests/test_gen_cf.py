@@ -294,8 +294,9 @@ def test_cf2_likeness_to_the_other_patterns_says_nothing() -> None:
     """Closed cue: each near miss used to leave out a model edge of its own, so the patterns holding the model
     agreed with one another on every model edge and "the pattern most like the other four" meant T (audit:
     65-66% per row, majority 51%; here a threshold on the summed edge difference to the other patterns, z-scored
-    within the item, found 62-66% against a majority of 51-53%). Now all near misses of an item leave out the same edge: per preset that
-    threshold stays within 4 points of the majority label, and every item has one missing edge."""
+    within the item, found 62-66% against a majority of 51-53%). Now all near misses of an item leave out the
+    same edge: per preset that threshold stays within 4 points of the majority label, and every item has one
+    missing edge."""
     for name, config in cf2.PRESETS.items():
         z, labels = [], []
         for index in range(200):
