@@ -19,6 +19,9 @@ miss disagreed with all of them, and "the pattern most like the other four" mean
 items: 65-66% per row, majority 51%). Now every near miss of an item leaves out the same edge:
 the two groups differ by that one edge whichever is larger, and the number of patterns holding
 the model (1 to 4 of 5) is symmetric about half, so being in the bigger group says nothing.
+Not closed: the grey-level histogram of a pattern's lines, compared with the model's (z-scored within the
+item), still leans towards T (audit, 300 items: 56-59% per row against a majority of 51%); its cause is
+not found yet (line length, dark pixels, diagonal crossings and dot degrees are the same for T and F).
 Containment is at a fixed position: the model counts only where it is drawn, on the
 same dots (no shift, rotation or mirror), so the answer is a subset test of edge sets.
 
