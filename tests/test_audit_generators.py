@@ -36,13 +36,11 @@ LEAKING: dict[tuple[str, str, str], str] = {
     ("minds_eye", "PF", "medium"): "surface/logistic 88.3% (95% CI 77.8-94.2) vs 25.0",
     ("minds_eye", "PF", "hard"): "surface/boosting 55.0% (95% CI 42.5-66.9) vs 25.0",
     ("minds_eye", "MC", "medium"): "raw/logistic 38.9% (95% CI 27.6-51.5) vs 25.0 (surface: option-to-net distance is the task)",
-    ("visfactor", "CF2", "normal"): "surface/boosting 68.0% (95% CI 63.0-73.0) vs 55.0 (majority)",
+    ("visfactor", "CF2", "easy"): "single/best 64.7% (95% CI 59.3-70.3) vs 53.3 (majority; colour_dist_stimulus)",
     ("visfactor", "SS3", "easy"): "single/best 77.5% (95% CI 65.5-86.2) vs 10.0",
     ("visfactor", "SS3", "normal"): "surface/logistic 73.3% (95% CI 61.0-82.9) vs 10.0",
     ("visfactor", "SS3", "hard"): "surface/logistic 58.3% (95% CI 45.7-69.9) vs 6.7",
-    ("visfactor", "VZ2", "normal"): "surface/logistic 96.7% (95% CI 88.6-99.1) vs 20.0",
-    ("visfactor", "VZ2", "hard"): "surface/boosting 93.3% (95% CI 84.1-97.4) vs 20.0",
-    ("visfactor", "S1", "normal"): "single/best 60.0% (95% CI 55.8-63.7) vs 50.8 (majority)",
+    ("visfactor", "VZ2", "easy"): "surface/boosting 41.7% (95% CI 30.1-54.3) vs 20.0 (option-to-fold-panel distance)",
 }
 
 CASES = [(b, name, preset) for b in ("minds_eye", "visfactor") for name in generated_sets(b) for preset in default_presets(b)]

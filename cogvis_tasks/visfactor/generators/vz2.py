@@ -10,15 +10,20 @@ punched at a cell centre that never lies on a crease; unfolding reflects the hol
 back through the folds in reverse order. Row k shows the fold sequence and option k
 and asks whether it is the unfolded sheet.
 
-Wrong options (closed cue: the answer was the medoid of the options). They used to be
-one edit each of the true hole set (a hole moved, dropped or added, the pattern
-mirrored, a fold not undone), so the truth sat at the centre of its foils and "the
-option closest to all others" found it (63-77%, chance 20%); edits also broke the
-crease symmetry that every true unfolding has. Now each foil is the correct unfolding
-of the same punch through the fold sequence with its last fold replaced by another
-fold drawn as the real one was (reweighted so that, given the punch, the five last
-folds come from one distribution): none is central, all keep the punched cell, and
-each is mirror-symmetric about its own creases.
+Wrong options (closed cues: the answer was the medoid of the options, then the commonest
+pattern). They used to be one edit each of the true hole set (a hole moved, dropped or added,
+the pattern mirrored, a fold not undone), so the truth sat at the centre of its foils and "the
+option closest to all others" found it (63-77%, chance 20%); edits also broke the crease
+symmetry that every true unfolding has. Then each foil became the correct unfolding of the
+same punch through the fold sequence with its last fold replaced by another fold drawn as the
+real one was, but only the foils were redrawn until all five options differed, so the truth
+was the commonest pattern (hard: "fewest holes" 30%, the medoid about 30%). Now all five last
+folds are drawn together from the real one's distribution given the punch, until their hole
+sets differ, and the first becomes the real last fold: the five options are exchangeable, none
+is central, all keep the punched cell, each is mirror-symmetric about its own creases.
+Not closed: the fold panels show where the real flap was, and the true unfolding puts holes
+there; a picker on the pixel distance between option and fold panels finds it (audit, 300
+items: easy 65%, normal 35%; without those stimulus-distance features every picker is at chance).
 """
 
 from __future__ import annotations
@@ -48,8 +53,8 @@ N_OPTIONS = ROWS_PER_ITEM
 DEFAULT_ITEMS = 20
 FOLD_KINDS = ("h", "v", "d")
 U = 6  # scale of the integer coordinates: a cell is U x U, triangle centroids are lattice points
-FOIL_TRIES = 200  # random replacement folds tried for one foil
-FOIL_SETS = 100  # sets of four foils tried until all five options differ
+FOIL_TRIES = 200  # random last folds tried for one option
+FOIL_SETS = 100  # sets of five last folds tried until all five options differ
 HOLE_RADIUS = 0.3  # in cells (the verifier punches the same disc)
 _QUADRANTS = {(3, 1): ((0, 0), (6, 0)), (5, 3): ((6, 0), (6, 6)), (3, 5): ((6, 6), (0, 6)), (1, 3): ((0, 6), (0, 0))}
 
@@ -140,22 +145,25 @@ def _punches(config: Config, folds: list[Fold], sheet: frozenset[Tri]) -> list[t
     return out
 
 
-def _foils(rng: random.Random, config: Config, folds: list[Fold], centre: tuple[int, int], truth: frozenset) -> list[frozenset] | None:
-    """Four hole sets from misjudging the last fold: it is replaced by another fold of the sheet as it was
-    then, drawn as the real one was, and the same punch is unfolded through that sequence.
+def _last_folds(
+    rng: random.Random, config: Config, folds: list[Fold], centre: tuple[int, int]
+) -> list[tuple[Fold, frozenset]] | None:
+    """Five last folds for the sheet as it was before the real last fold, each with the hole set it gives
+    the same punch; the first is the real one. None if five with different hole sets do not turn up.
 
     The real last fold was drawn first and the punch then chosen among that fold's allowed punches; a
-    replacement is kept only if the punch is allowed for it, and with probability 1 / (its number of
-    allowed punches), so given the punch the five folds come from one distribution: no option sits
-    between the others (no medoid), all keep the punched cell, each is mirror-symmetric about its own
-    crease. The four are redrawn together until all five options differ (redrawing only a repeated one
-    would make foils rarer patterns than the truth). None if that does not happen."""
+    drawn fold is kept only if the punch is allowed for it, and with probability 1 / (its number of
+    allowed punches), so every kept fold comes from the real one's distribution given the punch (no
+    option sits between the others, all keep the punched cell, each is mirror-symmetric about its own
+    creases). All five are drawn again together until their hole sets differ, the real one included:
+    keeping the real fold and redrawing only the foils made the truth the commonest pattern (the fewest
+    holes and the smallest spread in hard: 30% for "fewest holes", chance 20%)."""
     sheet = frozenset((U * a + dx, U * b + dy) for a in range(config.grid) for b in range(config.grid) for dx, dy in _QUADRANTS)
     for fold in folds[:-1]:
         sheet = _apply(fold, sheet)
     seen: dict[Fold, tuple[frozenset | None, int]] = {}
 
-    def draw() -> frozenset | None:
+    def draw() -> tuple[Fold, frozenset] | None:
         for _ in range(FOIL_TRIES):
             step = _random_fold(rng, config, sheet)
             if step is None:
@@ -165,14 +173,14 @@ def _foils(rng: random.Random, config: Config, folds: list[Fold], centre: tuple[
                 seen[step[0]] = (_cells(punches[centre][-1]) if centre in punches else None, len(punches))
             holes, allowed = seen[step[0]]
             if holes is not None and rng.random() * allowed < 1:
-                return holes
+                return step[0], holes
         return None
 
-    for _ in range(FOIL_SETS):  # four draws at once, all different from each other and the truth
-        out = [draw() for _ in range(N_OPTIONS - 1)]
+    for _ in range(FOIL_SETS):
+        out = [draw() for _ in range(N_OPTIONS)]
         if None in out:
             return None
-        if len({truth, *out}) == N_OPTIONS:
+        if len({holes for _, holes in out}) == N_OPTIONS:
             return out
     return None
 
@@ -225,10 +233,12 @@ def _scene(rng: random.Random, config: Config) -> tuple[list[Fold], tuple[int, i
         else:
             punches = _punches(config, folds, sheet)
             if punches:
-                centre, stages = rng.choice(punches)
-                wrong = _foils(rng, config, folds, centre, _cells(stages[-1]))
-                if wrong is not None:
-                    options = [_cells(stages[-1])] + wrong
+                centre, _ = rng.choice(punches)
+                drawn = _last_folds(rng, config, folds, centre)
+                if drawn is not None:
+                    folds = [*folds[:-1], drawn[0][0]]
+                    stages = _unfold(folds, config.grid, centre)
+                    options = [holes for _, holes in drawn]
                     rng.shuffle(options)
                     return folds, centre, stages, options
     raise RuntimeError("VZ2: no valid scene in 500 attempts")  # pragma: no cover (never seen)
