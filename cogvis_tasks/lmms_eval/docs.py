@@ -131,7 +131,7 @@ _PREFETCH_LOCK = threading.Lock()
 
 
 def _score(doc: Mapping[str, Any], response: str) -> dict[str, Any]:
-    judge = {"ask": _judge()} if _needs_judge(doc) else {}
+    judge = {"ask": _ask_judge} if _needs_judge(doc) else {}
     meta = record_metadata(doc)
     return score_row(benchmark(doc["benchmark"]), meta, doc["subtest"], doc["item"], doc["answer"], response, **judge).to_dict()
 
@@ -213,6 +213,12 @@ def scored_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str, 
 def row_score(scores: Sequence[float]) -> float:
     """Share of correct rows (not the item accuracy: an item of several rows counts each row)."""
     return sum(scores) / len(scores) if scores else float("nan")
+
+
+def _ask_judge(prompt: str) -> str:
+    """The judge, built on first use: rows the rule check settles (all of an oracle run) need no judge client, so
+    no judge credentials either."""
+    return _judge()(prompt)
 
 
 @functools.cache
