@@ -253,9 +253,9 @@ def try_fold(shape: str, outline: list[IntVec], line: Line) -> list[IntVec] | No
     flap, stay = clip(outline, line, 1), clip(outline, line, -1)
     if not flap or not stay or area2(flap) < MIN_FLAP * area2(outline):
         return None
-    if min(math.dist(a, b) for part in (flap, stay) for a, b in edges(shape, part)) < MIN_EDGE:
+    if not all(inside(stay, line.reflect(p)) for p in flap):
         return None
-    return stay if all(inside(stay, line.reflect(p)) for p in flap) else None
+    return None if min(math.dist(a, b) for part in (flap, stay) for a, b in edges(shape, part)) < MIN_EDGE else stay
 
 
 def segment_distance(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -316,18 +316,20 @@ def valid_creases(shape: str, lines: tuple[Line, ...], names: tuple[str, ...], p
     the answer). ``punched``: fine coordinates. Cached: the draws of one item share their first folds."""
     outline = outline_of(shape, lines)
     assert outline is not None
-    out = []
-    for line in crease_candidates(shape, list(outline), names):
-        if any(line.value(q) >= 0 for q in punched):
-            continue
-        if punched and not any(inside(list(outline), line.reflect(q)) for q in punched):
-            continue  # the flap, laid over, covers no punch (a punch is covered iff its mirror image is on the packet)
-        folded = (*lines, line)
-        if outline_of(shape, folded) is not None and all(
-            clear_of_edges(shape, layer.poly, q) for q in punched for layer in layers_of(shape, folded)
-        ):
-            out.append(line)
-    return tuple(out)
+    return tuple(line for line in crease_candidates(shape, list(outline), names) if crease_ok(shape, lines, line, punched))
+
+
+def crease_ok(shape: str, lines: tuple[Line, ...], line: Line, punched: tuple[IntVec, ...]) -> bool:
+    """``line`` is one of :func:`valid_creases` (its direction aside) for the packet after ``lines``."""
+    outline = outline_of(shape, lines)
+    if outline is None or any(line.value(q) >= 0 for q in punched):
+        return False
+    if punched and not any(inside(list(outline), line.reflect(q)) for q in punched):
+        return False  # the flap, laid over, covers no punch (a punch is covered iff its mirror image is on the packet)
+    folded = (*lines, line)
+    return outline_of(shape, folded) is not None and all(
+        clear_of_edges(shape, layer.poly, q) for q in punched for layer in layers_of(shape, folded)
+    )
 
 
 def crease_names(shape: str, k: int, forced: int, diagonal: bool) -> tuple[str, ...]:
@@ -355,9 +357,11 @@ def unfolding(shape: str, lines: list[Line], punched: list[IntVec]) -> Holes | N
     return out
 
 
-def punch_points(shape: str, outline: list[IntVec], line: Line) -> list[IntVec]:
+@functools.cache
+def punch_points(shape: str, line: Line) -> list[IntVec]:
     """Lattice points (coarse) on the part that stays after the first fold, under the flap laid over, clear of both
-    parts' edges: where a punch can go so the first fold changes the answer."""
+    parts' edges: where a punch can go so the first fold changes the answer. Cached: one list per first fold."""
+    outline = sheet_polygon(shape)
     stay = clip(outline, line, -1)
     landed = [line.reflect(p) for p in reversed(clip(outline, line, 1))]
     xs, ys = [p[0] for p in stay], [p[1] for p in stay]
@@ -377,19 +381,31 @@ def sheet_points(shape: str) -> list[IntVec]:
     ]
 
 
+DRAW_BUDGET = 60  # packets whose creases a fold draw may list before it gives up
+
+
 def draw_folds(
     rng: random.Random, shape: str, fixed: list[Line], punched: list[IntVec], n: int, forced: int, diagonal: bool
 ) -> tuple[list[Line], Holes] | None:
-    """The folds after ``fixed`` (the first fold, or none), each uniform among :func:`valid_creases`, and the answer
-    they give; None if the draw fails or gives no valid item."""
-    lines, fq = tuple(fixed), tuple(fine(q) for q in punched)
-    for k in range(len(fixed), n):
-        creases = valid_creases(shape, lines, crease_names(shape, k, forced, diagonal), fq)
-        if not creases:
+    """The folds after ``fixed`` (the first fold) and the answer they give: a random depth-first search, each fold
+    drawn uniformly among the :func:`valid_creases` not yet found to lead nowhere (a later packet with no valid
+    crease, or no valid item); None after DRAW_BUDGET packets. Backtracking instead of drawing afresh: most dead
+    ends are a small packet two or three folds in, and redrawing from the start met them again and again."""
+    fq = tuple(fine(q) for q in punched)
+    budget = [DRAW_BUDGET]
+
+    def search(lines: tuple[Line, ...]) -> tuple[list[Line], Holes] | None:
+        if len(lines) == n:
+            holes = unfolding(shape, list(lines), punched)
+            return None if holes is None else (list(lines), holes)
+        if budget[0] <= 0:
             return None
-        lines = (*lines, rng.choice(creases))
-    holes = unfolding(shape, lines, punched)
-    return None if holes is None else (list(lines), holes)
+        budget[0] -= 1
+        creases = list(valid_creases(shape, lines, crease_names(shape, len(lines), forced, diagonal), fq))
+        rng.shuffle(creases)
+        return next((got for c in creases if (got := search((*lines, c))) is not None), None)
+
+    return search(tuple(fixed))
 
 
 @functools.lru_cache(maxsize=65536)
@@ -412,6 +428,12 @@ def _regions(shape: str, lines: tuple[Line, ...]) -> tuple[tuple[IntVec, ...], .
     return (*(tuple(clip(list(o), line, 1)) for o, line in zip(outlines, lines, strict=False)), outlines[-1])
 
 
+@functools.lru_cache(maxsize=65536)
+def _landings(shape: str, lines: tuple[Line, ...]) -> tuple[tuple[IntVec, ...], ...]:
+    """Where each fold's flap lands: the flaps of :func:`regions` reflected across their creases."""
+    return tuple(tuple(line.reflect(p) for p in reversed(flap)) for flap, line in zip(_regions(shape, lines), lines, strict=False))
+
+
 def regions(shape: str, lines: list[Line]) -> list[list[IntVec]]:
     """The parts of the sheet the item's panels tell apart: the flap each fold step shades (the part of the packet
     beyond its crease) and, last, the folded packet the final view shows. They partition the sheet."""
@@ -427,7 +449,7 @@ def foldable(shape: str, outline: tuple[IntVec, ...], line: Line) -> bool:
 def region_counts(shape: str, lines: list[Line], holes: Holes) -> tuple[int, ...] | None:
     """How many holes lie in each of :func:`regions`, or None if a hole touches a region's edge (a crease or rim)."""
     counts = [0] * (len(lines) + 1)
-    parts = regions(shape, lines)
+    parts = _regions(shape, tuple(lines))
     for h in map(fine, holes):
         k = next((k for k, part in enumerate(parts) if inside(part, h)), None)
         if k is None or not clear_of_edges(shape, parts[k], h):
@@ -442,16 +464,15 @@ def unfold_steps(shape: str, lines: list[Line], punched: list[IntVec], wrong: di
     answer. A wrong fold must keep the holes it reflects on the part that stays and lay them on the flap the true
     fold shades (so they fall where the true unfolding puts new holes, never on the final packet), clear of its
     edges; None if it does not."""
-    outlines = stages(shape, lines)
+    flaps, landings = _regions(shape, tuple(lines)), _landings(shape, tuple(lines))
     holes = {fine(q) for q in punched}
     for k in range(len(lines) - 1, -1, -1):
         line = lines[k]
-        landed = [line.reflect(p) for p in reversed(clip(outlines[k], line, 1))]
-        under = [p for p in holes if inside(landed, p)]
+        under = [p for p in holes if inside(landings[k], p)]
         mirror = wrong.get(k, line)
         new = {mirror.reflect(p) for p in under}
         if k in wrong:
-            flap = clip(outlines[k], line, 1)
+            flap = flaps[k]
             if any(mirror.value(p) >= 0 for p in under) or not all(inside(flap, p) and clear_of_edges(shape, flap, p) for p in new):
                 return None
         holes |= new
@@ -463,7 +484,7 @@ def program_holes(shape: str, lines: list[Line], punched: list[IntVec], names: l
     packet, in its directions, keeping every punch on the part that stays and laying the flap over one) and the
     item is valid (see :func:`unfolding`); else None."""
     fq = tuple(fine(q) for q in punched)
-    if any(lines[k] not in valid_creases(shape, tuple(lines[:k]), names[k], fq) for k in range(len(lines))):
+    if any(line.name not in names[k] or not crease_ok(shape, tuple(lines[:k]), line, fq) for k, line in enumerate(lines)):
         return None
     return unfolding(shape, lines, punched)
 
@@ -515,7 +536,10 @@ def twin_lines(
     candidates = other_lines(shape, lines, k, names[k], punched)
     rng.shuffle(candidates)
     out = []
+    flap = _regions(shape, tuple(lines))[k]
     for x in candidates:
+        if not all(inside(flap, x.reflect(fine(q))) for q in punched):
+            continue  # a punch lies under every flap: its image across x must fall on the flap (quick test first)
         if not foldable(shape, outline, x) or wrong_unfolding(shape, lines, punched, {k: x}, answer) is None:
             continue
         twin = swapped(lines, k, x)
@@ -591,7 +615,6 @@ TWIN_ATTEMPTS = 30  # attempts that need two pairs of twin lines; then one, then
 def build(rng: random.Random, config: Config) -> tuple[str, list[Line], list[IntVec], Holes, Foils]:
     """Sheet, folds, punched lattice points, the unfolded hole set and three foils (see :func:`foils_for`)."""
     shape, n = rng.choice(config.shapes), rng.randint(config.min_folds, config.max_folds)
-    sheet = sheet_polygon(shape)
     forced = rng.randrange(n) if config.diagonal else -1
     names = [crease_names(shape, k, forced, config.diagonal) for k in range(n)]
     for attempt in range(ATTEMPTS):
@@ -599,11 +622,11 @@ def build(rng: random.Random, config: Config) -> tuple[str, list[Line], list[Int
         if not first:
             continue
         fixed = [rng.choice(first)]
-        points = punch_points(shape, sheet, fixed[0])
+        points = punch_points(shape, fixed[0])
         if len(points) < config.holes:
             continue
         punched = sorted(rng.sample(points, config.holes))
-        got = next((g for g in (draw_folds(rng, shape, fixed, punched, n, forced, config.diagonal) for _ in range(40)) if g), None)
+        got = draw_folds(rng, shape, fixed, punched, n, forced, config.diagonal)
         if got is None:
             continue
         item = foils_for(rng, shape, got[0], punched, got[1], names, 2 - attempt // TWIN_ATTEMPTS)
