@@ -185,7 +185,7 @@ class Line:
     side: int
 
     def value(self, p: IntVec) -> int:
-        return self.side * (det(self.d, p) - FINE * self.c)
+        return self.side * (self.d[0] * p[1] - self.d[1] * p[0] - FINE * self.c)
 
     def reflect(self, p: IntVec) -> IntVec:
         (a, b), (e, f) = (m := reflection(self.shape, self.d, self.c))[0]
@@ -196,9 +196,11 @@ class Line:
 def clip(poly: list[IntVec], line: Line, keep: int) -> list[IntVec]:
     """The part of a convex polygon where ``keep * line.value`` >= 0 (Sutherland-Hodgman, exact)."""
     out: list[IntVec] = []
+    values = [keep * line.value(p) for p in poly]
+    n = len(poly)
     for i, p in enumerate(poly):
-        q = poly[(i + 1) % len(poly)]
-        vp, vq = keep * line.value(p), keep * line.value(q)
+        q = poly[(i + 1) % n]
+        vp, vq = values[i], values[(i + 1) % n]
         if vp >= 0:
             out.append(p)
         if (vp > 0 > vq) or (vp < 0 < vq):
@@ -210,12 +212,21 @@ def clip(poly: list[IntVec], line: Line, keep: int) -> list[IntVec]:
 
 def area2(poly: list[IntVec]) -> int:
     """Twice the signed area (fine lattice units)."""
-    return sum(det(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))) if len(poly) >= 3 else 0
+    n = len(poly)
+    if n < 3:
+        return 0
+    return sum(poly[i][0] * poly[(i + 1) % n][1] - poly[i][1] * poly[(i + 1) % n][0] for i in range(n))
 
 
 def inside(poly: list[IntVec], p: IntVec) -> bool:
     """p in the closed convex counter-clockwise polygon."""
-    return all(det((b[0] - a[0], b[1] - a[1]), (p[0] - a[0], p[1] - a[1])) >= 0 for a, b in zip(poly, poly[1:] + poly[:1], strict=True))
+    px, py = p
+    n = len(poly)
+    for i in range(n):
+        (ax, ay), (bx, by) = poly[i], poly[(i + 1) % n]
+        if (bx - ax) * (py - ay) - (by - ay) * (px - ax) < 0:
+            return False
+    return True
 
 
 def edges(shape: str, poly: list[IntVec]) -> list[tuple[tuple[float, float], tuple[float, float]]]:
@@ -324,7 +335,7 @@ def crease_ok(shape: str, lines: tuple[Line, ...], line: Line, punched: tuple[In
     outline = outline_of(shape, lines)
     if outline is None or any(line.value(q) >= 0 for q in punched):
         return False
-    if punched and not any(inside(list(outline), line.reflect(q)) for q in punched):
+    if punched and not any(inside(outline, line.reflect(q)) for q in punched):  # type: ignore[arg-type]
         return False  # the flap, laid over, covers no punch (a punch is covered iff its mirror image is on the packet)
     folded = (*lines, line)
     return outline_of(shape, folded) is not None and all(
