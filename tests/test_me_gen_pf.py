@@ -132,37 +132,64 @@ def _pick(scores: list[float], answer: int) -> float:
 PICKER_ITEMS = 60  # per preset; 180 items: chance 25% + 3 SD is 34%
 
 
-def test_no_symmetry_count_or_punch_cue_finds_the_answer(fast_png: None) -> None:
-    """The cues the earlier foils left stay at chance: "the option symmetric about the first crease" (fully, or by the
-    share of mirrored holes), "the most symmetric pattern about any sheet axis", most / fewest holes, the option most
-    like the others; every option has a hole where the final view shows the punch, and shares the first fold."""
+def _first_move(point: tuple, folds: list) -> int:
+    """The fold that first moves a sheet point: k if it lies on the flap fold k shades (the part of the packet past
+    the crease), len(folds) if it is never moved (it lies on the final packet)."""
+    for k, fold in enumerate(folds):
+        (ax, ay), (bx, by) = fold["line"]
+        if fold["flap_sign"] * ((bx - ax) * (point[1] - ay) - (by - ay) * (point[0] - ax)) > 0:
+            return k
+    return len(folds)
+
+
+def test_no_panel_count_position_or_symmetry_cue_finds_the_answer(fast_png: None) -> None:
+    """Cues found against earlier foils stay at chance. Independent fold sequences left the answer as the only
+    option with a single hole on the final packet (80% of easy items); foils unfolded across a wrong line sat
+    farther from the sheet's centre than the answer. Now every option has the answer's count of holes on each part
+    of the sheet the panels tell apart (each shaded flap, the final packet), a hole where the final view shows the
+    punch, and "fewest holes on the final packet", "most central", "most compact" (and the reverse), "most
+    symmetric about a sheet axis", "most / fewest holes" and "most like the others" find the answer at chance."""
     hits: dict[str, float] = {}
     n = 0
-    for cfg in pf.PRESETS.values():
+    for name, cfg in pf.PRESETS.items():
         for index in range(PICKER_ITEMS):
             item = pf.generate(4, index, cfg)
             scene, answer = item.scene, item.answer_index
             options = [[tuple(p) for p in o] for o in scene["options"]]
-            assert all(t.startswith("wrong_fold_") and t != "wrong_fold_1" for t in item.record["option_types"] if t != base.CORRECT)
+            assert all(t in pf.DISTRACTOR_TYPES for t in item.record["option_types"] if t != base.CORRECT)
             for option in options:  # the punched spot is a hole of every option
                 assert all(min(math.dist(q, p) for p in option) < 1e-6 for q in scene["punched"])
-            first = scene["folds"][0]["line"]
+            parts = [sorted(_first_move(p, scene["folds"]) for p in o) for o in options]
+            assert parts[answer].count(len(scene["folds"])) == len(scene["punched"]), (name, index)
             centre = np.mean(scene["sheet"], axis=0)
             axes = [[tuple(centre), (centre[0] + math.cos(a), centre[1] + math.sin(a))] for a in np.radians(np.arange(0, 180, 15))]
             sets = [frozenset(o) for o in options]
             cues = {
-                "symmetric about the first crease": [float(_symmetric_share(o, first) == 1.0) for o in options],
-                "share mirrored about the first crease": [_symmetric_share(o, first) for o in options],
+                "fewest holes on the final packet": [-part.count(len(scene["folds"])) for part in parts],
+                "holes per shaded flap as the answer's": [float(part == parts[answer]) for part in parts],
+                "most central": [-_centre_distance(o, centre) for o in options],
+                "least central": [_centre_distance(o, centre) for o in options],
+                "most compact": [-_spread(o) for o in options],
+                "most spread": [_spread(o) for o in options],
                 "most symmetric about a sheet axis": [max(_symmetric_share(o, ax) for ax in axes) for o in options],
                 "most holes": [len(o) for o in options],
                 "fewest holes": [-len(o) for o in options],
                 "most like the others": [sum(len(a & b) / len(a | b) for b in sets if b is not a) for a in sets],
             }
-            for name, scores in cues.items():
-                hits[name] = hits.get(name, 0.0) + _pick(scores, answer)
+            for cue, scores in cues.items():
+                hits[cue] = hits.get(cue, 0.0) + _pick(scores, answer)
             n += 1
     rates = {k: v / n for k, v in hits.items()}
     assert max(rates.values()) <= 0.25 + 3 * math.sqrt(0.25 * 0.75 / n), rates
+
+
+def _centre_distance(option: list, centre: np.ndarray) -> float:
+    return float(np.linalg.norm(np.mean(option, axis=0) - centre))
+
+
+def _spread(option: list) -> float:
+    pts = np.array(option)
+    return float(np.sqrt(((pts - pts.mean(axis=0)) ** 2).sum(axis=1).mean()))
 
 
 def test_holes_are_clear_of_rim_and_of_each_other(fast_png: None) -> None:

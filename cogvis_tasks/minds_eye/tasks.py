@@ -78,7 +78,8 @@ MT_DISTRACTOR_TYPES = ("mirror", "mirror2", "similar", "rotate2")
 COLOUR_MATCH, COLOUR_OTHER = "net_colour", "other_colour"
 #: The paper's designated lure per task, as (option tag kind, value): MT's "similar" shape, MC's option painted in the
 #: net's colour. PF has none here: the release records no PF foil types, and the generated PF foils are exchangeable
-#: by design (``wrong_fold_k``: another fold sequence), so no foil is the designated one.
+#: by design (``wrong_fold_k``: the item's folds with one or two unfolded across a twin line that could equally
+#: have been the crease), so no foil is the designated one.
 DESIGNATED_LURES = {"MT": ("type", "similar"), "MC": ("colour", COLOUR_MATCH)}
 #: Row tags the reports break accuracy down by (table title -> tag; a tag may hold several comma-joined values).
 BREAKDOWNS = {"rotation_axis": "axes", "rotation_angle": "angles", "fold_type": "folds", "concept": "concept"}

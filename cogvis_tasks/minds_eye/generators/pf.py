@@ -18,19 +18,24 @@ Every fold changes the answer: the punch goes through layers that took every fol
 (folds are chosen so that such a point survives each step), and leaving out any one
 fold would give another hole pattern (checked by unfolding the shortened sequence).
 
-Options are exchangeable (closes the shortcut audit's PF cues). The earlier foils edited the answer (drop, add or
-move a hole, mirror the pattern); the edits broke the pattern's symmetry about the first crease, which only the
-answer kept, so "pick the option symmetric about the first crease" found the answer in 76% of easy items (64 / 53%
-medium / hard) and "most symmetric pattern" in 52-56%; a learned picker on surface features reached 80% (easy).
-Now the first fold and the punch are drawn first, then four fold sequences are drawn independently by one procedure
-(each later fold uniform among the valid creases that keep the punch on the part that stays, clear of every layer
-edge, and lay the flap over it), until four give distinct hole patterns; one of the four, uniformly, is the item
-shown and the answer, the others' holes are the foils (type ``wrong_fold_k``: the first fold, k >= 2, where the
-foil's sequence leaves the answer's). Every option is an exact unfolding through the first crease, has a hole where
-the final view shows the punch, and is drawn from the same distribution as the answer, so nothing about an option
-alone (hole count, extent, symmetry about the first crease or any axis, likeness to the others) separates it; only
-the folds drawn after the first do. (A one-fold item shares only the punch.) The lattice is 12 steps across (was 8)
-so that enough distinct continuations exist.
+Foils (closing the shortcut audit's PF cues). Edited answers (drop, add, move a hole, mirror) broke the pattern's
+symmetry about the first crease, which only the answer kept (76 / 64 / 53% easy / medium / hard). Independent fold
+sequences sharing the first fold then left the answer as the only option with exactly one hole on the final packet
+(the part of the sheet that never moves, drawn in the final view: 80% of easy items alone; learned pickers 75 / 52
+/ 46% from the shaded flaps). Now a foil unfolds the item's own folds but one or two of them across a wrong line,
+and the wrong line must lay the holes it reflects on the flap that fold shades, clear of its edges, so every option
+has the answer's count of holes on every part the panels tell apart (each shaded flap; on the final packet only
+the punch) and a hole at the punch. Wrong lines alone sit nearer the rim than valid creases (the answer was the
+most central option, 57% easy): so each wrong line is a *twin* of its crease (the folds with the twin in its place
+are a valid item too, and unfolding those across the crease is a foil of it), and a coin says which of the pair is
+shown. Two folds get a twin each and the options are the four combinations (a square: no option is the centre of
+the others; types ``wrong_fold_k``, k the first fold a foil gets wrong); a one-fold item takes three twins. The
+lattice is 18 steps across (was 12) so that twins exist for most folds (after ``TWIN_ATTEMPTS`` draws without
+them an item takes one twin and one plain wrong line: not reached in 180 test items). What tells the options
+apart is which crease each hole pattern is mirrored across, which only unfolding shows. Not closed: a foil's holes
+lie near a drawn crease more often than the answer's (a mirror pair keeps its distance to its crease, a wrong
+line's image need not): "fewest holes within 1.3 of a crease" finds 37-40% of medium items, and the audit
+flags medium at 33% (95% CI 27.9-38.5, 300 items; the panel distance ``dist_stimulus_mean``).
 
 Presets (the paper's structural parameters: number and type of folds, sheet shape):
 * easy: 2 vertical/horizontal folds of a square sheet, one punched hole.
@@ -59,9 +64,9 @@ TASK = "PF"
 DEFAULT_ITEMS = 100
 
 SHAPES = ("square", "hexagon")
-SQUARE_SIDE = 12
-HEX_RADIUS = 6
-HOLE_RADIUS = 0.3  # sheet units (one lattice step = 1)
+SQUARE_SIDE = 18
+HEX_RADIUS = 9
+HOLE_RADIUS = 0.36  # sheet units (one lattice step = 1)
 HOLE_MARGIN = 0.45  # a hole centre's least distance from any layer edge (rim or crease)
 MIN_FLAP = 0.15  # least flap area, as a fraction of the packet: every fold visibly changes the shape
 MIN_EDGE = 0.6  # least edge length of the packet and the flap (sheet units): no slivers that read as drawing errors
@@ -183,7 +188,7 @@ class Line:
     side: int
 
     def value(self, p: IntVec) -> int:
-        return self.side * (det(self.d, p) - FINE * self.c)
+        return self.side * (self.d[0] * p[1] - self.d[1] * p[0] - FINE * self.c)
 
     def reflect(self, p: IntVec) -> IntVec:
         (a, b), (e, f) = (m := reflection(self.shape, self.d, self.c))[0]
@@ -194,9 +199,11 @@ class Line:
 def clip(poly: list[IntVec], line: Line, keep: int) -> list[IntVec]:
     """The part of a convex polygon where ``keep * line.value`` >= 0 (Sutherland-Hodgman, exact)."""
     out: list[IntVec] = []
+    values = [keep * line.value(p) for p in poly]
+    n = len(poly)
     for i, p in enumerate(poly):
-        q = poly[(i + 1) % len(poly)]
-        vp, vq = keep * line.value(p), keep * line.value(q)
+        q = poly[(i + 1) % n]
+        vp, vq = values[i], values[(i + 1) % n]
         if vp >= 0:
             out.append(p)
         if (vp > 0 > vq) or (vp < 0 < vq):
@@ -208,12 +215,21 @@ def clip(poly: list[IntVec], line: Line, keep: int) -> list[IntVec]:
 
 def area2(poly: list[IntVec]) -> int:
     """Twice the signed area (fine lattice units)."""
-    return sum(det(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))) if len(poly) >= 3 else 0
+    n = len(poly)
+    if n < 3:
+        return 0
+    return sum(poly[i][0] * poly[(i + 1) % n][1] - poly[i][1] * poly[(i + 1) % n][0] for i in range(n))
 
 
 def inside(poly: list[IntVec], p: IntVec) -> bool:
     """p in the closed convex counter-clockwise polygon."""
-    return all(det((b[0] - a[0], b[1] - a[1]), (p[0] - a[0], p[1] - a[1])) >= 0 for a, b in zip(poly, poly[1:] + poly[:1], strict=True))
+    px, py = p
+    n = len(poly)
+    for i in range(n):
+        (ax, ay), (bx, by) = poly[i], poly[(i + 1) % n]
+        if (bx - ax) * (py - ay) - (by - ay) * (px - ax) < 0:
+            return False
+    return True
 
 
 def edges(shape: str, poly: list[IntVec]) -> list[tuple[tuple[float, float], tuple[float, float]]]:
@@ -251,9 +267,9 @@ def try_fold(shape: str, outline: list[IntVec], line: Line) -> list[IntVec] | No
     flap, stay = clip(outline, line, 1), clip(outline, line, -1)
     if not flap or not stay or area2(flap) < MIN_FLAP * area2(outline):
         return None
-    if min(math.dist(a, b) for part in (flap, stay) for a, b in edges(shape, part)) < MIN_EDGE:
+    if not all(inside(stay, line.reflect(p)) for p in flap):
         return None
-    return stay if all(inside(stay, line.reflect(p)) for p in flap) else None
+    return None if min(math.dist(a, b) for part in (flap, stay) for a, b in edges(shape, part)) < MIN_EDGE else stay
 
 
 def segment_distance(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -314,18 +330,21 @@ def valid_creases(shape: str, lines: tuple[Line, ...], names: tuple[str, ...], p
     the answer). ``punched``: fine coordinates. Cached: the draws of one item share their first folds."""
     outline = outline_of(shape, lines)
     assert outline is not None
-    out = []
-    for line in crease_candidates(shape, list(outline), names):
-        if any(line.value(q) >= 0 for q in punched):
-            continue
-        if punched and not any(inside(list(outline), line.reflect(q)) for q in punched):
-            continue  # the flap, laid over, covers no punch (a punch is covered iff its mirror image is on the packet)
-        folded = (*lines, line)
-        if outline_of(shape, folded) is not None and all(
-            clear_of_edges(shape, layer.poly, q) for q in punched for layer in layers_of(shape, folded)
-        ):
-            out.append(line)
-    return tuple(out)
+    candidates = crease_candidates(shape, list(outline), names)
+    return tuple(line for line in candidates if crease_ok(shape, lines, line, punched))
+
+
+def crease_ok(shape: str, lines: tuple[Line, ...], line: Line, punched: tuple[IntVec, ...]) -> bool:
+    """``line`` is one of :func:`valid_creases` (its direction aside) for the packet after ``lines``."""
+    outline = outline_of(shape, lines)
+    if outline is None or any(line.value(q) >= 0 for q in punched):
+        return False
+    if punched and not any(inside(outline, line.reflect(q)) for q in punched):  # type: ignore[arg-type]
+        return False  # the flap, laid over, covers no punch (a punch is covered iff its mirror image is on the packet)
+    folded = (*lines, line)
+    return outline_of(shape, folded) is not None and all(
+        clear_of_edges(shape, layer.poly, q) for q in punched for layer in layers_of(shape, folded)
+    )
 
 
 def crease_names(shape: str, k: int, forced: int, diagonal: bool) -> tuple[str, ...]:
@@ -353,9 +372,11 @@ def unfolding(shape: str, lines: list[Line], punched: list[IntVec]) -> Holes | N
     return out
 
 
-def punch_points(shape: str, outline: list[IntVec], line: Line) -> list[IntVec]:
+@functools.cache
+def punch_points(shape: str, line: Line) -> list[IntVec]:
     """Lattice points (coarse) on the part that stays after the first fold, under the flap laid over, clear of both
-    parts' edges: where a punch can go so the first fold changes the answer."""
+    parts' edges: where a punch can go so the first fold changes the answer. Cached: one list per first fold."""
+    outline = sheet_polygon(shape)
     stay = clip(outline, line, -1)
     landed = [line.reflect(p) for p in reversed(clip(outline, line, 1))]
     xs, ys = [p[0] for p in stay], [p[1] for p in stay]
@@ -375,64 +396,269 @@ def sheet_points(shape: str) -> list[IntVec]:
     ]
 
 
+DRAW_BUDGET = 60  # packets whose creases a fold draw may list before it gives up
+
+
 def draw_folds(
     rng: random.Random, shape: str, fixed: list[Line], punched: list[IntVec], n: int, forced: int, diagonal: bool
 ) -> tuple[list[Line], Holes] | None:
-    """The folds after ``fixed`` (the first fold, or none), each drawn by :func:`fold_over`, and the answer they give;
-    None if the draw fails or gives no valid item."""
-    lines, fq = tuple(fixed), tuple(fine(q) for q in punched)
-    for k in range(len(fixed), n):
-        creases = valid_creases(shape, lines, crease_names(shape, k, forced, diagonal), fq)
-        if not creases:
+    """The folds after ``fixed`` (the first fold) and the answer they give: a random depth-first search, each fold
+    drawn uniformly among the :func:`valid_creases` not yet found to lead nowhere (a later packet with no valid
+    crease, or no valid item); None after DRAW_BUDGET packets. Backtracking instead of drawing afresh: most dead
+    ends are a small packet two or three folds in, and redrawing from the start met them again and again."""
+    fq = tuple(fine(q) for q in punched)
+    budget = [DRAW_BUDGET]
+
+    def search(lines: tuple[Line, ...]) -> tuple[list[Line], Holes] | None:
+        if len(lines) == n:
+            holes = unfolding(shape, list(lines), punched)
+            return None if holes is None else (list(lines), holes)
+        if budget[0] <= 0:
             return None
-        lines = (*lines, rng.choice(creases))
-    holes = unfolding(shape, lines, punched)
-    return None if holes is None else (list(lines), holes)
+        budget[0] -= 1
+        creases = list(valid_creases(shape, lines, crease_names(shape, len(lines), forced, diagonal), fq))
+        rng.shuffle(creases)
+        return next((got for c in creases if (got := search((*lines, c))) is not None), None)
+
+    return search(tuple(fixed))
 
 
-def foil_type(answer: list[Line], foil: list[Line]) -> str:
-    """A foil's type: the first fold (1-based) where its fold sequence leaves the answer's."""
-    return f"wrong_fold_{next(k for k, (a, b) in enumerate(zip(answer, foil, strict=True), start=1) if a != b)}"
+@functools.lru_cache(maxsize=65536)
+def _stages(shape: str, lines: tuple[Line, ...]) -> tuple[tuple[IntVec, ...], ...]:
+    if not lines:
+        return (tuple(sheet_polygon(shape)),)
+    before = _stages(shape, lines[:-1])
+    return (*before, tuple(clip(list(before[-1]), lines[-1], -1)))
 
 
-def build(rng: random.Random, config: Config) -> tuple[str, list[Line], list[IntVec], Holes, list[tuple[str, Holes]]]:
-    """Sheet, folds, punched lattice points, the unfolded hole set and three foils.
+def stages(shape: str, lines: list[Line]) -> list[list[IntVec]]:
+    """The packet outlines before the first fold and after each fold (fine units): the shapes the fold steps show.
+    Cached: the foil search unfolds many variants of one item's folds."""
+    return [list(o) for o in _stages(shape, tuple(lines))]
 
-    The first fold and the punch are drawn first; then four fold sequences are drawn independently, by one
-    procedure, each continuing the same first fold and valid with the same punch, until four give distinct hole
-    patterns. One of the four, uniformly, is the item shown (its folds are drawn, its holes are the answer); the
-    others' holes are the foils. The four options are thus exchangeable: nothing about an option alone (hole count,
-    extent, symmetry about the first crease or about any axis, likeness to the others) can tell the answer from the
-    foils. Every option is an exact unfolding through the first crease and has a hole where the final view shows the
-    punch; only the folds drawn after the first single the answer out.
+
+@functools.lru_cache(maxsize=65536)
+def _regions(shape: str, lines: tuple[Line, ...]) -> tuple[tuple[IntVec, ...], ...]:
+    outlines = _stages(shape, lines)
+    return (*(tuple(clip(list(o), line, 1)) for o, line in zip(outlines, lines, strict=False)), outlines[-1])
+
+
+@functools.lru_cache(maxsize=65536)
+def _landings(shape: str, lines: tuple[Line, ...]) -> tuple[tuple[IntVec, ...], ...]:
+    """Where each fold's flap lands: the flaps of :func:`regions` reflected across their creases."""
+    flaps = _regions(shape, lines)
+    return tuple(tuple(line.reflect(p) for p in reversed(flap)) for flap, line in zip(flaps, lines, strict=False))
+
+
+def regions(shape: str, lines: list[Line]) -> list[list[IntVec]]:
+    """The parts of the sheet the item's panels tell apart: the flap each fold step shades (the part of the packet
+    beyond its crease) and, last, the folded packet the final view shows. They partition the sheet."""
+    return [list(r) for r in _regions(shape, tuple(lines))]
+
+
+@functools.lru_cache(maxsize=65536)
+def foldable(shape: str, outline: tuple[IntVec, ...], line: Line) -> bool:
+    """:func:`try_fold` gives a packet (cached)."""
+    return try_fold(shape, list(outline), line) is not None
+
+
+def region_counts(shape: str, lines: list[Line], holes: Holes) -> tuple[int, ...] | None:
+    """How many holes lie in each of :func:`regions`, or None if a hole touches a region's edge (a crease or rim)."""
+    counts = [0] * (len(lines) + 1)
+    parts = _regions(shape, tuple(lines))
+    for h in map(fine, holes):
+        k = next((k for k, part in enumerate(parts) if inside(part, h)), None)
+        if k is None or not clear_of_edges(shape, parts[k], h):
+            return None
+        counts[k] += 1
+    return tuple(counts)
+
+
+def unfold_steps(shape: str, lines: list[Line], punched: list[IntVec], wrong: dict[int, Line]) -> Holes | None:
+    """Unfold step by step, last fold first, reflecting the holes under each flap across its crease; fold k
+    (0-based) in ``wrong`` is unfolded across that line instead. With no wrong line this is :func:`unfolding`'s
+    answer. A wrong fold must keep the holes it reflects on the part that stays and lay them on the flap the true
+    fold shades (so they fall where the true unfolding puts new holes, never on the final packet), clear of its
+    edges; None if it does not."""
+    flaps, landings = _regions(shape, tuple(lines)), _landings(shape, tuple(lines))
+    holes = {fine(q) for q in punched}
+    for k in range(len(lines) - 1, -1, -1):
+        line = lines[k]
+        under = [p for p in holes if inside(landings[k], p)]
+        mirror = wrong.get(k, line)
+        new = {mirror.reflect(p) for p in under}
+        if k in wrong:
+            flap = flaps[k]
+            if any(mirror.value(p) >= 0 for p in under):
+                return None
+            if not all(inside(flap, p) and clear_of_edges(shape, flap, p) for p in new):
+                return None
+        holes |= new
+    return frozenset(coarse(p) for p in holes)
+
+
+def program_holes(shape: str, lines: list[Line], punched: list[IntVec], names: list[tuple[str, ...]]) -> Holes | None:
+    """The answer of folding along ``lines`` if every fold is one the item could have drawn (a valid crease for its
+    packet, in its directions, keeping every punch on the part that stays and laying the flap over one) and the
+    item is valid (see :func:`unfolding`); else None."""
+    fq = tuple(fine(q) for q in punched)
+    if any(line.name not in names[k] for k, line in enumerate(lines)):
+        return None
+    if not all(crease_ok(shape, tuple(lines[:k]), line, fq) for k, line in enumerate(lines)):
+        return None
+    return unfolding(shape, lines, punched)
+
+
+def other_lines(shape: str, lines: list[Line], k: int, names: tuple[str, ...], punched: list[IntVec]) -> list[Line]:
+    """Lattice lines in the directions fold k may take that cross the packet it folds, other than its crease, with
+    the flap on the side away from the punches."""
+    outline = stages(shape, lines[:k])[-1]
+    fq = [fine(q) for q in punched]
+    return [
+        x
+        for x in crease_candidates(shape, outline, names)
+        if (x.d, x.c) != (lines[k].d, lines[k].c) and all(x.value(q) < 0 for q in fq)
+    ]
+
+
+def wrong_unfolding(
+    shape: str, lines: list[Line], punched: list[IntVec], wrong: dict[int, Line], answer: Holes
+) -> Holes | None:
+    """A foil: unfolding ``lines`` with the folds in ``wrong`` unfolded across those lines (:func:`unfold_steps`), if
+    it differs from the answer, has at most MAX_HOLES holes and as many as the answer on every part of the sheet the
+    panels tell apart (:func:`region_counts`: each shaded flap, and on the final packet only the punch)."""
+    holes = unfold_steps(shape, lines, punched, wrong)
+    if holes is None or holes == answer or len(holes) > MAX_HOLES:
+        return None
+    own = region_counts(shape, lines, answer)
+    return holes if own is not None and region_counts(shape, lines, holes) == own else None
+
+
+def swapped(lines: list[Line], k: int, x: Line) -> list[Line]:
+    return [x if j == k else line for j, line in enumerate(lines)]
+
+
+def twin_lines(
+    rng: random.Random,
+    shape: str,
+    lines: list[Line],
+    punched: list[IntVec],
+    answer: Holes,
+    names: list[tuple[str, ...]],
+    k: int,
+    limit: int,
+    both_ways: bool = True,
+) -> list[Line]:
+    """Lines x that could stand in for fold k's crease c either way: with c shown, unfolding across x gives a foil;
+    and the folds with x in place of c are a valid item too, for which unfolding across c gives a foil. Which of
+    the two is the crease shown can then be drawn by a coin, so the foil's line is where the true crease could as
+    well have been (not, say, always nearer the rim). At most ``limit``, in random order; with ``both_ways`` False
+    only the first condition (a fallback, see :func:`build`)."""
+    outline = _stages(shape, tuple(lines[:k]))[-1]
+    candidates = other_lines(shape, lines, k, names[k], punched)
+    rng.shuffle(candidates)
+    out = []
+    flap = _regions(shape, tuple(lines))[k]
+    for x in candidates:
+        if not all(inside(flap, x.reflect(fine(q))) for q in punched):
+            continue  # a punch lies under every flap: its image across x must fall on the flap (quick test first)
+        if not foldable(shape, outline, x) or wrong_unfolding(shape, lines, punched, {k: x}, answer) is None:
+            continue
+        twin = swapped(lines, k, x)
+        twin_answer = unfolding(shape, twin, punched) if both_ways else None
+        reverse = twin_answer is not None and wrong_unfolding(shape, twin, punched, {k: lines[k]}, twin_answer)
+        if not both_ways or reverse:
+            out.append(x)
+            if len(out) == limit:
+                break
+    return out
+
+
+Foils = list[tuple[str, Holes]]
+
+
+def foils_for(
+    rng: random.Random,
+    shape: str,
+    lines: list[Line],
+    punched: list[IntVec],
+    answer: Holes,
+    names: list[tuple[str, ...]],
+    twins_needed: int = 2,
+) -> tuple[list[Line], Holes, Foils] | None:
+    """The folds shown, their answer and three foils: the holes of unfolding one or two folds across a wrong line,
+    arranged so that nothing about an option, alone or against the panels and the other options, tells the answer
+    without unfolding.
+
+    With two or more folds, two folds j < k get a pair of lines each, {crease, twin} (see :func:`twin_lines`); a
+    coin for each says which of the pair is the crease shown; the options are the four combinations (shown or
+    other line at j) x (shown or other line at k), the answer the shown-shown one. Every option differs from two
+    others in one fold and from one in both (a square: no option is the centre of the rest), and the foil's lines
+    are drawn like the shown creases. With one fold, three twins (a star). Every foil keeps the answer's count of
+    holes on every part of the sheet the panels tell apart (each shaded flap; on the final packet only the punch),
+    has no hole on a crease or the rim, and is mirror-symmetric across every shown crease it did not change.
     """
-    shape, n = rng.choice(config.shapes), rng.randint(config.min_folds, config.max_folds)
-    sheet = sheet_polygon(shape)
-    forced = rng.randrange(n) if config.diagonal else -1
-    for _ in range(200):
-        fixed: list[Line] = []  # a one-fold item shares only the punch: its one fold is what the options differ in
-        points = sheet_points(shape)
-        if n > 1:
-            first = valid_creases(shape, (), crease_names(shape, 0, forced, config.diagonal), ())
-            if not first:
+    n = len(lines)
+    if n == 1:
+        twins = twin_lines(rng, shape, lines, punched, answer, names, 0, 8)
+        made = (wrong_unfolding(shape, lines, punched, {0: x}, answer) for x in twins)
+        distinct = list(dict.fromkeys(h for h in made if h))
+        return None if len(distinct) < 3 else (lines, answer, [("wrong_fold_1", h) for h in rng.sample(distinct, 3)])
+    pairs = [(j, k) for j in range(n) for k in range(j + 1, n)]
+    rng.shuffle(pairs)
+    twins: dict[tuple[int, bool], list[Line]] = {}
+    for j, k in pairs:
+        ways = (True, True) if twins_needed == 2 else ((True, False) if rng.random() < 0.5 else (False, True))
+        ways = (False, False) if twins_needed == 0 else ways
+        for step, both in zip((j, k), ways, strict=True):
+            if (step, both) not in twins:
+                twins[(step, both)] = twin_lines(rng, shape, lines, punched, answer, names, step, 2, both)
+        xs, ys = twins[(j, ways[0])], twins[(k, ways[1])]
+        combos = [(x, y) for x in xs for y in ys]
+        rng.shuffle(combos)
+        for x, y in combos:
+            lj, lk = (lines[j], x), (lines[k], y)
+            if ways[0] and rng.random() < 0.5 and program_holes(shape, swapped(lines, j, x), punched, names):
+                lj = (x, lines[j])
+            both_swapped = swapped(swapped(lines, j, lj[0]), k, y)
+            if ways[1] and rng.random() < 0.5 and program_holes(shape, both_swapped, punched, names):
+                lk = (y, lines[k])
+            shown = swapped(swapped(lines, j, lj[0]), k, lk[0])
+            right = program_holes(shape, shown, punched, names)
+            if right is None:
                 continue
-            fixed = [rng.choice(first)]
-            points = punch_points(shape, sheet, fixed[0])
+            wrongs = ({j: lj[1]}, {k: lk[1]}, {j: lj[1], k: lk[1]})
+            got = [wrong_unfolding(shape, shown, punched, wrong, right) for wrong in wrongs]
+            if all(got) and len({right, *got}) == 4:
+                types = (f"wrong_fold_{j + 1}", f"wrong_fold_{k + 1}", f"wrong_fold_{j + 1}")
+                return shown, right, list(zip(types, got, strict=True))  # type: ignore[arg-type]
+    return None
+
+
+ATTEMPTS = 200  # folds and punch drawn afresh, at most
+TWIN_ATTEMPTS = 30  # attempts that need two pairs of twin lines; then one, then none (a fallback: rarely reached)
+
+
+def build(rng: random.Random, config: Config) -> tuple[str, list[Line], list[IntVec], Holes, Foils]:
+    """Sheet, folds, punched lattice points, the unfolded hole set and three foils (see :func:`foils_for`)."""
+    shape, n = rng.choice(config.shapes), rng.randint(config.min_folds, config.max_folds)
+    forced = rng.randrange(n) if config.diagonal else -1
+    names = [crease_names(shape, k, forced, config.diagonal) for k in range(n)]
+    for attempt in range(ATTEMPTS):
+        first = valid_creases(shape, (), names[0], ())
+        if not first:
+            continue
+        fixed = [rng.choice(first)]
+        points = punch_points(shape, fixed[0])
         if len(points) < config.holes:
             continue
         punched = sorted(rng.sample(points, config.holes))
-        drawn: dict[Holes, list[Line]] = {}
-        for _ in range(40):
-            got = draw_folds(rng, shape, fixed, punched, n, forced, config.diagonal)
-            if got is not None:
-                drawn.setdefault(got[1], got[0])
-                if len(drawn) == 4:
-                    break
-        if len(drawn) < 4:
+        got = draw_folds(rng, shape, fixed, punched, n, forced, config.diagonal)
+        if got is None:
             continue
-        patterns = list(drawn)
-        answer = patterns.pop(rng.randrange(4))
-        return shape, drawn[answer], punched, answer, [(foil_type(drawn[answer], drawn[h]), h) for h in patterns]
+        item = foils_for(rng, shape, got[0], punched, got[1], names, 2 - attempt // TWIN_ATTEMPTS)
+        if item is not None:
+            return shape, item[0], punched, item[1], item[2]
     raise RuntimeError(f"no item found for {config}: folds, punch and foils could not meet the constraints")
 
 
