@@ -11,6 +11,7 @@ from ..core.rng import rng_for
 from ..core.sample import Sample
 from . import data, judge, prompt
 from .extract import NONE, extract_choice
+from .info import INFO  # noqa: F401  (part of the benchmark surface)
 from .report import build_report, pooled_extras  # noqa: F401  (part of the benchmark surface)
 from .tasks import BY_ID, COLOUR_MATCH, COLOUR_OTHER, CORRECT, MT_CORRECT_TYPE, TASKS
 

@@ -24,16 +24,17 @@ from types import ModuleType
 from ..core.generation import generate_items, generator_module, settings
 from ..core.sample import Sample
 from . import benchmark as released
-from . import data, prompt
+from . import data, info, prompt
 from .generators.base import DIFFICULTIES, GeneratedItem
-from .tasks import BY_ID, TASKS
+from .info import GENERATED_TASKS, MIXED, generated_info
+from .tasks import BY_ID
+
+INFO = generated_info()
 
 NAME = "minds_eye_gen"
 LENIENT = released.LENIENT
 LLM_EXTRACTION = released.LLM_EXTRACTION
-MIXED = "mixed"
 VARIANTS = (MIXED, *DIFFICULTIES)
-GENERATED_TASKS = tuple(t.id for t in TASKS)
 
 score = released.score
 build_report = released.build_report
@@ -51,7 +52,7 @@ def generator(task: str) -> ModuleType:
 @functools.cache
 def distractor_types(task: str) -> tuple[str, ...]:
     """The distractor types a task's generator can put among the options (the report's share columns)."""
-    return tuple(generator(task).DISTRACTOR_TYPES)
+    return info.distractor_types(task)
 
 
 def difficulty_of(variant: str, index: int) -> str:

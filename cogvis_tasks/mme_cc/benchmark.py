@@ -9,6 +9,8 @@ from ..core.aggregate import RowResult, empty_reply, request_failed
 from ..core.rng import rng_for
 from ..core.sample import Sample
 from . import data, sandbagging
+from .info import CONDITION_NAMES as VARIANTS
+from .info import DESCRIBE, INFO  # noqa: F401  (part of the benchmark surface)
 from .report import build_report  # noqa: F401  (part of the benchmark surface)
 from .scoring import judge_prompt, parse_judge, rule_credit
 from .subtasks import BY_ID, SUBTASKS
@@ -17,11 +19,7 @@ NAME = "mme_cc"
 LENIENT = False
 REQUIRES_JUDGE = True
 JUDGE_ATTEMPTS = 2  # a malformed judge reply is asked once more before it counts as a judge error
-#: The paper's ablation (Table 5): describe the relevant image content first, then answer.
-DESCRIBE = "You should first describe the relevant content in the image according to the prompt, and then answer the question."
-#: Prompt conditions: the released prompt, and the released prompt followed (after a blank line) by DESCRIBE.
-#: After the question, so the model has read the task before it is told how to go about it.
-VARIANTS = ("default", "describe")
+#: DESCRIBE comes after the question, so the model has read the task before it is told how to go about it.
 
 
 def prompt_text(question: str, variant: str = "default") -> str:

@@ -30,10 +30,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import registry
 from .. import tasks as task_folder
 from ..core import controls
 from ..core.aggregate import RowResult, subtest_scores
-from ..registry import BENCHMARKS
 
 LMMS_EVAL, EVALSCOPE = "lmms-eval", "evalscope"
 ROW_FIELDS = ("subtest", "item", "correct", "lenient_correct", "parsed", "failed")
@@ -80,7 +80,7 @@ def lmms_tasks() -> dict[str, TaskInfo]:
         for task, entries in json.loads(manifest.read_text(encoding="utf-8")).items():
             spec = entries[0]
             subtests = json.loads(spec["subtests"]) if spec.get("subtests") else []
-            if len(subtests) != 1 or spec["benchmark"] not in BENCHMARKS:
+            if len(subtests) != 1 or spec["benchmark"] not in registry.names():
                 continue
             suffix = "_" + subtests[0].lower()
             evaluation = task[: -len(suffix)] if task.endswith(suffix) else task
@@ -414,9 +414,9 @@ def _review_benchmark(review: Mapping[str, Any], path: Path, line: int) -> str:
         name = str(review["messages"][0]["metadata"]["cogvis"]["benchmark"])
     except (KeyError, IndexError, TypeError):
         raise ReportInputError(path, "review lacks the carried cogvis sample", line, "messages[0].metadata.cogvis.benchmark") from None
-    if name not in BENCHMARKS:
+    if name not in registry.names():
         raise ReportInputError(
-            path, f"unknown benchmark {name!r}; known: {sorted(BENCHMARKS)}", line, "messages[0].metadata.cogvis.benchmark"
+            path, f"unknown benchmark {name!r}; known: {sorted(registry.names())}", line, "messages[0].metadata.cogvis.benchmark"
         )
     return name
 

@@ -20,8 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from .. import registry
 from ..core.aggregate import GroupScore
-from ..registry import BENCHMARKS, benchmark
+from ..registry import benchmark
 from . import bootstrap, cells, references
 from .readers import Run, read_runs
 from .reliability import Alpha, alpha_over_subtests
@@ -156,7 +157,7 @@ def build(run_dirs: Sequence[str], resamples: int = bootstrap.DEFAULT_RESAMPLES,
     by_evaluation: dict[str, list[Run]] = defaultdict(list)
     for run in runs:
         by_evaluation[run.evaluation].append(run)
-    order = list(BENCHMARKS)
+    order = list(registry.names())
     sections = []
     for evaluation in sorted(by_evaluation, key=lambda e: (order.index(by_evaluation[e][0].benchmark), e)):
         group = by_evaluation[evaluation]

@@ -15,6 +15,7 @@ from ..core.aggregate import RowResult
 from ..core.rng import rng_for
 from ..core.sample import Sample
 from . import data, prompt
+from .info import INFO  # noqa: F401  (part of the benchmark surface)
 from .report import build_report  # noqa: F401  (part of the benchmark surface)
 from .scoring import answer_kind, score_row
 from .subtests import BY_ID

@@ -15,13 +15,12 @@ from ..core.rng import rng_for
 from ..core.sample import Sample
 from . import data
 from .extract import extract_option
+from .info import CATEGORIES, DIFFICULTIES, INFO  # noqa: F401  (part of the benchmark surface)
+from .info import CONDITION_NAMES as VARIANTS
 from .report import build_report  # noqa: F401  (part of the benchmark surface)
 
 NAME = "visualpuzzles"
 LENIENT = False
-VARIANTS = ("direct", "cot")
-CATEGORIES = ("algorithmic", "analogical", "deductive", "inductive", "spatial")
-DIFFICULTIES = ("easy", "medium", "hard")
 INSTRUCTIONS = {
     "direct": "Answer the question with the option's letter from the given choices directly.",
     "cot": (

@@ -1,0 +1,74 @@
+"""The benchmark contract: every registered benchmark meets it, and a broken one fails naming benchmark and field."""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+
+import pytest
+
+from cogvis_tasks import registry
+from cogvis_tasks.core import contract
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_every_registered_benchmark_meets_the_contract(name: str) -> None:
+    module = registry.benchmark(name)
+    assert isinstance(module, contract.Benchmark)
+    info = contract.check(name, module)
+    assert info.name == name
+    for sub in info.subtests:  # the record's chance levels are the module's
+        if sub.item_chance is not None:
+            assert module.item_chance(sub.id) == pytest.approx(sub.item_chance)
+
+
+def _module(**changes: object) -> types.ModuleType:
+    good = registry.benchmark("visualpuzzles")
+    fake = types.ModuleType("fake")
+    for attr in contract.REQUIRED:
+        setattr(fake, attr, getattr(good, attr))
+    fake.INFO = good.INFO
+    for key, value in changes.items():
+        setattr(fake, key, value)
+    return fake
+
+
+def _broken(**info_changes: object) -> types.ModuleType:
+    return _module(INFO=dataclasses.replace(registry.info("visualpuzzles"), **info_changes))
+
+
+@pytest.mark.parametrize(
+    ("module", "field", "message"),
+    [
+        (_module(score=None), "score", "no callable 'score'"),
+        (_module(INFO={"name": "visualpuzzles"}), "INFO", "expected a cogvis_tasks.core.contract.Info"),
+        (_broken(name="other"), "name", "named 'other'"),
+        (_broken(subtests=()), "subtests", "no subtests"),
+        (_broken(default_condition="nope"), "default_condition", "'nope' is not a condition or preset"),
+        (_broken(overall="median"), "overall", "unknown aggregation 'median'"),
+        (_broken(human=80.0), "human", "outside [0, 1]"),
+        (_broken(judge="sometimes"), "judge", "unknown judge use"),
+        (_broken(evalscope=()), "evalscope", "no evalscope benchmark"),
+        (
+            _broken(subtests=(contract.SubtestInfo("direct", "direct", contract.frozen({"factor": ("x",)})),)),
+            "subtests[direct].groups",
+            "unknown grouping(s) ['factor']",
+        ),
+    ],
+)
+def test_a_broken_benchmark_names_itself_and_the_field(module: types.ModuleType, field: str, message: str) -> None:
+    with pytest.raises(contract.ContractError) as err:
+        contract.check("visualpuzzles", module)
+    assert err.value.benchmark == "visualpuzzles" and err.value.field == field
+    assert message in str(err.value) and "'visualpuzzles'" in str(err.value)
+
+
+def test_unknown_benchmark_lists_the_registered_ones() -> None:
+    with pytest.raises(ValueError, match="unknown benchmark 'nope'; available: .*visfactor"):
+        registry.benchmark("nope")
+
+
+def test_tag_metrics_mean_one_thing_across_benchmarks() -> None:
+    metrics = registry.tag_metrics()
+    assert metrics["acc_easy"] == contract.TagMetric("acc_easy", "difficulty", "easy")
+    assert metrics["acc_image_options"].tag == "option_type"
