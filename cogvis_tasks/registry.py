@@ -15,7 +15,7 @@ import importlib
 from importlib import metadata
 from types import ModuleType
 
-from .core.contract import Info, TagMetric, check
+from .core.contract import ChoiceShare, Info, TagMetric, check
 
 ENTRY_POINT_GROUP = "cogvis_tasks.benchmarks"
 
@@ -80,9 +80,19 @@ def families() -> tuple[str, ...]:
 @functools.cache
 def tag_metrics() -> dict[str, TagMetric]:
     """Every benchmark's tag metrics by name; two benchmarks may share a name only with the same meaning."""
-    out: dict[str, TagMetric] = {}
+    return _by_name("tag_metrics")  # type: ignore[return-value]
+
+
+@functools.cache
+def choice_metrics() -> dict[str, ChoiceShare]:
+    """Every benchmark's option-choice shares by name (same rule as :func:`tag_metrics`)."""
+    return _by_name("choice_metrics")  # type: ignore[return-value]
+
+
+def _by_name(field: str) -> dict[str, TagMetric | ChoiceShare]:
+    out: dict[str, TagMetric | ChoiceShare] = {}
     for i in infos():
-        for m in i.tag_metrics:
+        for m in getattr(i, field):
             if out.setdefault(m.name, m) != m:
-                raise ValueError(f"benchmark {i.name!r}, field tag_metrics: {m.name!r} means {out[m.name]} elsewhere")
+                raise ValueError(f"benchmark {i.name!r}, field {field}: {m.name!r} means {out[m.name]} elsewhere")
     return out

@@ -72,3 +72,36 @@ def test_tag_metrics_mean_one_thing_across_benchmarks() -> None:
     metrics = registry.tag_metrics()
     assert metrics["acc_easy"] == contract.TagMetric("acc_easy", "difficulty", "easy")
     assert metrics["acc_image_options"].tag == "option_type"
+
+
+def test_every_metric_function_a_record_names_resolves_in_docs() -> None:
+    from cogvis_tasks.lmms_eval import docs, metrics
+
+    for name in registry.names():
+        info = registry.info(name)
+        for ts in info.lmms:
+            for sub in info.subtests:
+                for fn in metrics.task_metrics(name, sub.id, ts.extractor).values():
+                    assert callable(getattr(docs, fn)), (name, fn)
+            for how in metrics.group_metrics(name, ts.extractor).values():
+                assert how in ("mean", "weighted") or callable(getattr(docs, how)), (name, how)
+    with pytest.raises(AttributeError):
+        docs.acc_nonexistent  # noqa: B018
+
+
+def test_tag_and_choice_metrics_compute_from_row_tags() -> None:
+    from cogvis_tasks.core.aggregate import RowResult
+    from cogvis_tasks.lmms_eval import docs
+
+    def row(item: str, correct: bool, **tags: str) -> dict:
+        return RowResult("MC", item, correct, correct, True, False, "A", tags).to_dict()
+
+    payloads = [
+        {"repeats": [row("a", True, difficulty="easy")]},
+        {"repeats": [row("b", False, difficulty="easy", wrong_colours="net_colour,other_colour", chosen_colour="net_colour")]},
+        {"repeats": [row("c", False, difficulty="hard", wrong_colours="net_colour,other_colour", chosen_colour="other_colour")]},
+    ]
+    assert docs.acc_easy(payloads) == 0.5 and docs.acc_hard(payloads) == 0.0
+    assert docs.colour_lure(payloads) == 0.5 and docs.colour_lure_expected(payloads) == 0.5
+    dimension = docs.mme_cc_accuracy([{"repeats": [RowResult("Maze", "q", True, True, True, False, "", {"dimension": "GR"}).to_dict()]}])
+    assert dimension == 1.0 and dimension.dimension == "GR"

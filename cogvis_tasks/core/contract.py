@@ -82,6 +82,17 @@ class TagMetric:
 
 
 @dataclass(frozen=True)
+class ChoiceShare:
+    """Share of wrong answers that chose an option of kind ``kind`` whose value is ``value`` (``core.choices``);
+    ``expected``: the share uniform choice among the wrong options would give."""
+
+    name: str
+    kind: str
+    value: str
+    expected: bool = False
+
+
+@dataclass(frozen=True)
 class Figure:
     """A report figure: drawn from ``table`` when the section has it (the first figure that applies is drawn)."""
 
@@ -160,6 +171,7 @@ class Info:
     overall_over: str = "subtest"  # the table the overall aggregates ("subtest" or a grouping key)
     presets: tuple[str, ...] = ()  # difficulty presets (generated sets)
     tag_metrics: tuple[TagMetric, ...] = ()
+    choice_metrics: tuple[ChoiceShare, ...] = ()
     human: float | None = None  # published overall human accuracy
     human_note: str = ""  # what that number is
     human_tables: frozenset[str] = frozenset()  # tables whose cells get a human level from their items'
@@ -320,7 +332,7 @@ def _check_harnesses(name: str, info: Info, ids: set[str], keys: set[str]) -> No
     for key in metrics.nesting:
         if key not in keys or not info.grouping(key).lmms_tag:  # type: ignore[union-attr]
             raise ContractError(name, "lmms_metrics.nesting", f"{key!r} is not a grouping with an lmms_tag")
-    _unique(name, "tag_metrics", (m.name for m in info.tag_metrics))
+    _unique(name, "tag_metrics", (m.name for m in (*info.tag_metrics, *info.choice_metrics)))
     if not info.evalscope:
         raise ContractError(name, "evalscope", "no evalscope benchmark")
     _unique(name, "evalscope.name", (e.name for e in info.evalscope))

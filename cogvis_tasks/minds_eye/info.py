@@ -7,6 +7,7 @@ import importlib
 from collections.abc import Mapping
 
 from ..core.contract import (
+    ChoiceShare,
     Condition,
     EvalscopeSet,
     Figure,
@@ -23,7 +24,7 @@ from ..core.controls import CONTROLS
 from .generators.base import DIFFICULTIES
 from .prompt import CONDITIONS as CONDITION_NAMES
 from .prompt import DEFAULT
-from .tasks import DIMENSIONS, HUMAN_ACCURACY, MT_DISTRACTOR_TYPES, TASKS, Task
+from .tasks import COLOUR_MATCH, DIMENSIONS, HUMAN_ACCURACY, MT_DISTRACTOR_TYPES, TASKS, Task
 
 NAME, GENERATED_NAME = "minds_eye", "minds_eye_gen"
 MAX_NEW_TOKENS = 2048
@@ -243,5 +244,9 @@ def generated_info() -> Info:
         human=None,
         human_note="",
         human_tables=frozenset(),
+        choice_metrics=(
+            ChoiceShare("colour_lure", "colour", COLOUR_MATCH),  # wrong MC answers drawn to the net's colour
+            ChoiceShare("colour_lure_expected", "colour", COLOUR_MATCH, expected=True),
+        ),
         data_layout="generated in memory (COGVIS_GEN_SEED, COGVIS_GEN_ITEMS)",
     )

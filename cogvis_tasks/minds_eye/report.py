@@ -5,32 +5,14 @@ against the other wrong options (df = 1) with per-item binomial tests."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..core.aggregate import GroupScore, RowResult, grouped, macro, scores_by, subtest_scores
+from ..core.choices import DistractorAnalysis, distractor_analysis  # noqa: F401  (re-exported)
 from ..core.stats import binomial_sf, chi_square, holm
 from .extract import NONE
 from .tasks import BREAKDOWNS, BY_ID, COLOUR_MATCH, DESIGNATED_LURES
-
-
-@dataclass(frozen=True)
-class DistractorAnalysis:
-    """Wrong letter answers by the option type chosen, against uniform choice among the item's wrong options."""
-
-    wrong_answers: int
-    observed: dict[str, int]
-    expected: dict[str, float]
-    chi2: float
-    df: int
-    p_value: float
-
-    def shares(self) -> dict[str, float]:
-        return {t: (n / self.wrong_answers if self.wrong_answers else 0.0) for t, n in self.observed.items()}
-
-    def to_dict(self) -> dict[str, object]:
-        return {**self.__dict__, "shares": self.shares()}
 
 
 @dataclass(frozen=True)
@@ -164,27 +146,6 @@ class MindsEyeReport:
             "breakdowns": {t: {k: v.to_dict() for k, v in d.items()} for t, d in self.breakdowns.items()},
             "lures": [dict(t.__dict__) for t in self.lures],
         }
-
-
-def distractor_analysis(rows: Iterable[RowResult], kind: str = "type") -> DistractorAnalysis | None:
-    """Over wrong letter answers: the ``chosen_<kind>`` tag against ``wrong_<kind>s`` (option types, or MC colours)."""
-    observed: Counter[str] = Counter()
-    expected: Counter[str] = Counter()
-    wrong = 0
-    for r in rows:
-        chosen = r.tags.get(f"chosen_{kind}")
-        if not chosen:
-            continue
-        wrong += 1
-        observed[chosen] += 1
-        options = [t for t in r.tags.get(f"wrong_{kind}s", "").split(",") if t]
-        for t in options:
-            expected[t] += 1.0 / len(options)
-    if not wrong:
-        return None
-    types = sorted(set(observed) | set(expected))
-    stat, df, p = chi_square([observed[t] for t in types], [expected[t] for t in types])
-    return DistractorAnalysis(wrong, {t: observed[t] for t in types}, {t: expected[t] for t in types}, stat, df, p)
 
 
 def build_report(rows: Iterable[RowResult]) -> MindsEyeReport:
