@@ -147,7 +147,7 @@ INFO = Info(
     judge="optional",
     table_titles=TABLE_TITLES,
     figures=(
-        Figure("difficulty", DIMENSION_BY_DIFFICULTY, file="difficulty"),
+        Figure("difficulty", DIMENSION_BY_DIFFICULTY, "Mind's Eye accuracy by difficulty per ART dimension", "dimension", "difficulty"),
         Figure("bars", "dimension", "Mind's Eye accuracy per ART dimension", "ART dimension", "dimensions"),
     ),
 )

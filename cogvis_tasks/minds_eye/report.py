@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from ..core.aggregate import GroupScore, RowResult, grouped, macro, scores_by, subtest_scores
 from ..core.choices import DistractorAnalysis, distractor_analysis  # noqa: F401  (re-exported)
 from ..core.stats import binomial_sf, chi_square, holm
+from ..report import cells
 from .extract import NONE
+from .info import DIMENSION_BY_DIFFICULTY
 from .tasks import BREAKDOWNS, BY_ID, COLOUR_MATCH, DESIGNATED_LURES
 
 
@@ -106,6 +108,29 @@ class MindsEyeReport:
 
     def dimensions(self) -> dict[str, dict[str, GroupScore]]:
         return {"dimension": self.dimensions_, "difficulty": self.difficulty, **self.breakdowns}
+
+    def bootstrap_cells(self, tables: cells.Tables, items: cells.Items) -> dict[cells.CellKey, cells.Spec]:
+        """ART dimensions: macros over their tasks; difficulty and breakdowns: tagged items; overall: macro."""
+        out = cells.macro_cells(tables, "dimension", lambda s, g: g in BY_ID[s].dimensions)
+        out.update(cells.tagged_cells(tables, items, "difficulty", "difficulty"))
+        for title, tag in BREAKDOWNS.items():
+            out.update(cells.tagged_cells(tables, items, title, tag, several=True))
+        out[cells.OVERALL] = cells.MacroCell(cells.every_subtest(tables))
+        return out
+
+    def derived_cells(self, rows: Sequence[RowResult]) -> dict[cells.CellKey, tuple[cells.CellKey, ...]]:
+        """Accuracy per ART dimension at each difficulty level: the mean of its tasks' cells at that level."""
+        if not self.difficulty:
+            return {}
+        out: dict[cells.CellKey, tuple[cells.CellKey, ...]] = {}
+        levels = sorted({key.split("/", 1)[1] for key in self.difficulty}, key=cells.difficulty_rank)
+        for dim in self.dimensions_:
+            for level in levels:
+                members = tuple(("difficulty", f"{t}/{level}") for t in self.tasks if dim in BY_ID[t].dimensions)
+                members = tuple(m for m in members if m[1] in self.difficulty)
+                if members:
+                    out[(DIMENSION_BY_DIFFICULTY, f"{dim}/{level}")] = members
+        return out
 
     def extras(self) -> list[tuple[str, dict[str, str], float, int]]:
         """Summary rows beside the accuracies: 'none' answers and the distractor analysis."""

@@ -96,7 +96,8 @@ INFO = Info(
             "option_type": "Option type (per prompt condition)",
             "category_x_difficulty": "Category by difficulty (per prompt condition; the paper's Figures 10-11)",
             "option_type_x_difficulty": "Option type by difficulty (per prompt condition; the paper's Figure 12)",
+            "human_percentiles": "Human percentiles per category (VisualPuzzles paper, Table 2) beside each model",
         }
     ),
-    figures=(Figure("per_condition", "category", file="categories"),),
+    figures=(Figure("per_condition", "category", "VisualPuzzles accuracy per category", file="categories"),),
 )
