@@ -1,5 +1,8 @@
 """Generate the lmms-eval task folder from the benchmark registry.
 
+Benchmarks of other packages (entry points, see ``registry``) get the same files, written on first use
+to a cache folder (:func:`plugin_folder`) that the opt-in layer indexes beside ours.
+
 YAML wires, Python computes: one template per prompt variant holds the common
 keys, each task is a few lines (its name, its manifest entry, its metrics), and
 groups only compose and aggregate. The files are checked in; a test fails when
@@ -8,8 +11,11 @@ they differ from a fresh generation (``python utils/gen_lmms_yaml.py``).
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
+import tempfile
 from pathlib import Path
 
 from .. import registry
@@ -176,3 +182,37 @@ def write(root: Path, names: tuple[str, ...] | None = None) -> list[Path]:
         path.write_text(content, encoding="utf-8")
         written.append(path)
     return written
+
+
+def third_party() -> tuple[str, ...]:
+    """The registered benchmarks of other packages (their task files are not checked in here)."""
+    return tuple(n for n in registry.names() if not registry.builtin(n))
+
+
+def cache_root() -> Path:
+    """Where other packages' task folders are written: ``$COGVIS_TASKS_CACHE``, else the user cache."""
+    if os.environ.get("COGVIS_TASKS_CACHE"):
+        return Path(os.environ["COGVIS_TASKS_CACHE"])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cogvis_tasks" / "lmms_tasks"
+
+
+def plugin_folder() -> Path | None:
+    """The task folder of other packages' benchmarks (None: there are none), named by its content's digest so
+    that a changed benchmark gets a fresh folder and concurrent processes never see a half-written one."""
+    names = third_party()
+    if not names:
+        return None
+    files = render(names)
+    digest = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()[:16]
+    folder = cache_root() / digest
+    if not folder.is_dir():
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{digest}-", dir=folder.parent))
+        write(staging, names)
+        try:
+            staging.rename(folder)
+        except OSError:  # another process renamed its copy first: the same content
+            if not folder.is_dir():
+                raise
+    return folder
+

@@ -34,6 +34,7 @@ from .. import registry
 from .. import tasks as task_folder
 from ..core import controls
 from ..core.aggregate import RowResult, subtest_scores
+from ..lmms_eval import yamlgen
 
 LMMS_EVAL, EVALSCOPE = "lmms-eval", "evalscope"
 ROW_FIELDS = ("subtest", "item", "correct", "lenient_correct", "parsed", "failed")
@@ -73,11 +74,18 @@ class Run:
     notes: list[str] = field(default_factory=list)
 
 
+def _manifests() -> list[str]:
+    """The manifests of our lmms-eval task folders, and those of other packages' benchmarks (rendered in memory)."""
+    ours = [p.read_text(encoding="utf-8") for p in sorted(Path(task_folder.__file__).parent.glob("*/_manifest.json"))]
+    theirs = yamlgen.render(yamlgen.third_party()) if yamlgen.third_party() else {}
+    return ours + [text for path, text in sorted(theirs.items()) if path.endswith("/_manifest.json")]
+
+
 def lmms_tasks() -> dict[str, TaskInfo]:
     """Every leaf task of our lmms-eval task folders, from their manifests."""
     out: dict[str, TaskInfo] = {}
-    for manifest in sorted(Path(task_folder.__file__).parent.glob("*/_manifest.json")):
-        for task, entries in json.loads(manifest.read_text(encoding="utf-8")).items():
+    for manifest in _manifests():
+        for task, entries in json.loads(manifest).items():
             spec = entries[0]
             subtests = json.loads(spec["subtests"]) if spec.get("subtests") else []
             if len(subtests) != 1 or spec["benchmark"] not in registry.names():
