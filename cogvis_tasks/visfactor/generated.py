@@ -50,7 +50,6 @@ def samples(
     local_path: str | os.PathLike[str] | None = None,
     seed: int | None = None,
     n: int | None = None,
-    cot: bool = False,
 ) -> list[Sample]:
     """Samples of generated items (``variant`` is the difficulty preset)."""
     del local_path  # generated in memory
@@ -74,7 +73,7 @@ def samples(
                     row=row_index,
                 )
                 row_index += 1
-                sample = released.sample_from_row(released_row, "cot" if cot else "direct")
+                sample = released.sample_from_row(released_row, "direct")
                 extra = {"difficulty": variant, "seed": seed}
                 if "answer_space" in meta:
                     extra["answer_space"] = meta["answer_space"]
