@@ -87,7 +87,7 @@ INFO = Info(
     human_note="published human median",
     human_percentiles=frozen(HUMAN_PERCENTILES),
     hub_id=HF_DATASET_ID,
-    data_layout="visualpuzzles/*.parquet, *.jsonl or *.json (the hub's columns)",
+    data_layout="visualpuzzles/**/*.parquet or *.jsonl (the hub's columns)",
     table_titles=frozen(
         {
             "subtest": "Prompt conditions",
