@@ -18,7 +18,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from ..core.rng import rng_for
-from .subtests import BY_ID, SUBTESTS
+from .subtests import BY_ID, LIST, SUBTESTS
 
 _BOOL_OUT = 'Output: Respond with {"answer": "T"} if it does, otherwise {"answer": "F"}.'
 _WORDS = ("cat,kitten", "house, home", "apple", "bicycle,bike", "tree", "umbrella, parasol")
@@ -58,7 +58,7 @@ def _row(cid: str, index: int, eval_index: int, images: list[bytes], question: s
 
 def _item_rows(cid: str, eval_index: int, rng: random.Random, n_rows: int) -> Iterator[tuple[list[bytes], str, str, str]]:
     """(images, question, answer, additional) for each row of one item."""
-    if cid in ("CS1", "CS2", "CS3"):
+    if BY_ID[cid].answer == LIST:
         yield (
             [image_bytes(rng)],
             'Task: Name the object in the picture.<IMAGE_0><br>Output: Respond with {"answer": "<word>"}.',
