@@ -184,6 +184,7 @@ class Info:
     figures: tuple[Figure, ...] = ()
     alpha_note: str = ""  # the paper's Cronbach's alpha, said beside ours
     subtest_correlation: bool = False  # the report shows inter-subtest correlations across models
+    audit_module: str = ""  # the shortcut audit's sets of this benchmark (module path; "": not audited)
 
     @property
     def family_name(self) -> str:

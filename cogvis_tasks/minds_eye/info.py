@@ -145,6 +145,7 @@ INFO = Info(
     hub_id=None,
     data_layout="minds_eye/<task folder>/annotations.json and the PNGs (the released layout)",
     judge="optional",
+    audit_module=f"{__package__}.audit",
     table_titles=TABLE_TITLES,
     figures=(
         Figure("difficulty", DIMENSION_BY_DIFFICULTY, "Mind's Eye accuracy by difficulty per ART dimension", "dimension", "difficulty"),

@@ -116,6 +116,7 @@ INFO = Info(
     ),
     alpha_note=" (the VisFactor paper reports 0.94 over its models)",
     subtest_correlation=True,
+    audit_module=f"{__package__}.audit",
 )
 
 _GENERATED = (

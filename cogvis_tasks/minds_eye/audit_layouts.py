@@ -7,7 +7,7 @@ Released items carry no boxes, so each task has a grid spec measured on the rele
 panels are lists of (row, col) cells (or ``frames``: boxes as image fractions); ``label`` is the share of a
 cell's height at its top that holds the option letter (left out). A JSON file such as
 ``{"PF": {"rows": 2, "cols": 5, "options": [[1, 1], [1, 2], [1, 3], [1, 4]], "stimulus": [[0, 0]]}}`` overrides
-any task's spec (``cogvis audit --layout FILE``).
+any task's spec (``cogvis audit --layout FILE``). Read by :mod:`.audit`.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from ..audit.items import Box
 from ..core.errors import DataError
-from ..minds_eye.generators.base import content_box
-from .items import Box
+from .generators.base import content_box
 
 Cell = tuple[int, int]
 
