@@ -13,8 +13,8 @@ and no re-scoring:
   failed (``--ignore-errors``); their rows are restored as failed rows, as our adapter
   scores them, from the gaps in the sample indices.
 
-An evaluation is named as evalscope names its dataset (``visfactor_cot``, ``minds_eye_hint``,
-``visualpuzzles``); for lmms-eval that is the task name without its subtest suffix, so the
+An evaluation is named as evalscope names its dataset (a benchmark's evalscope set, e.g. ``<name>_cot``);
+for lmms-eval that is the task name without its subtest suffix, so the
 same evaluation run in both harnesses lands in the same report section.
 """
 

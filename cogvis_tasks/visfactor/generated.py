@@ -22,7 +22,8 @@ from .info import GENERATED_SUBTESTS
 
 NAME = "visfactor_gen"
 LENIENT = True
-VARIANTS = DIFFICULTIES
+PRESETS = DIFFICULTIES
+VARIANTS = PRESETS  # the name cli.py still reads
 
 score = released.score
 build_report = released.build_report

@@ -19,7 +19,7 @@ from ..core.contract import (
 from ..core.controls import CONTROLS
 from .data import HF_DATASET_ID
 from .generators.base import DIFFICULTIES
-from .prompt import VARIANTS as CONDITION_NAMES
+from .prompt import CONDITIONS as CONDITION_NAMES
 from .subtests import BY_ID, HUMAN_ACCURACY, SUBTESTS
 
 NAME, GENERATED_NAME = "visfactor", "visfactor_gen"
