@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.util
+from collections.abc import Callable
 from importlib import metadata
+from pathlib import Path
 from types import ModuleType
 
 from .core.contract import ChoiceShare, Info, TagMetric, check
@@ -96,3 +99,16 @@ def _by_name(field: str) -> dict[str, TagMetric | ChoiceShare]:
             if out.setdefault(m.name, m) != m:
                 raise ValueError(f"benchmark {i.name!r}, field {field}: {m.name!r} means {out[m.name]} elsewhere")
     return out
+
+
+def synthetic_writer(name: str) -> Callable[[Path, int, int], list[Path]] | None:
+    """A benchmark's ``write_synthetic(out_dir, items, seed) -> written files`` (a small synthetic release for
+    smoke tests): the module's own, else ``write_synthetic`` of the ``synthetic`` module beside it; None if neither."""
+    module = benchmark(name)
+    own = getattr(module, "write_synthetic", None)
+    if own is not None:
+        return own  # type: ignore[no-any-return]
+    package = module.__name__.rpartition(".")[0]
+    if importlib.util.find_spec(f"{package}.synthetic") is None:
+        return None
+    return getattr(importlib.import_module(f"{package}.synthetic"), "write_synthetic", None)

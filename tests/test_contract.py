@@ -105,3 +105,16 @@ def test_tag_and_choice_metrics_compute_from_row_tags() -> None:
     assert docs.colour_lure(payloads) == 0.5 and docs.colour_lure_expected(payloads) == 0.5
     dimension = docs.mme_cc_accuracy([{"repeats": [RowResult("Maze", "q", True, True, True, False, "", {"dimension": "GR"}).to_dict()]}])
     assert dimension == 1.0 and dimension.dimension == "GR"
+
+
+def test_synthetic_writer_is_the_module_s_or_its_sibling_s(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = registry.benchmark("visualpuzzles")
+
+    def write(out_dir: object, items: int, seed: int) -> list:
+        return []
+
+    monkeypatch.setattr(module, "write_synthetic", write, raising=False)
+    assert registry.synthetic_writer("visualpuzzles") is write
+    monkeypatch.delattr(module, "write_synthetic")
+    found = registry.synthetic_writer("visualpuzzles")  # visualpuzzles/synthetic.py once it exists, else None
+    assert found is None or callable(found)

@@ -9,7 +9,7 @@ loads a module and names the benchmark and the field that is wrong.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -216,7 +216,14 @@ class Report(Protocol):
 
 @runtime_checkable
 class Benchmark(Protocol):
-    """The module surface of a benchmark (optional: ``pooled_extras(rows)``, ``write_synthetic(out_dir, items, seed)``)."""
+    """The module surface of a benchmark.
+
+    ``samples(variant=...)`` takes the set's selector: a prompt condition (``Info.conditions``) or, for a
+    generated set, a preset (``Info.presets``); ``score`` takes ``ask`` (prompt -> judge reply) where the
+    benchmark uses a judge (``Info.judge``). Optional: ``pooled_extras(rows)`` (summary rows over all repeats
+    at once) and ``write_synthetic(out_dir: Path, items: int, seed: int) -> list[Path]`` (a small synthetic
+    release for smoke tests, in ``<benchmark>/synthetic.py``).
+    """
 
     INFO: Info
 
@@ -345,7 +352,3 @@ def _check_harnesses(name: str, info: Info, ids: set[str], keys: set[str]) -> No
 def replace(info: Info, **changes: Any) -> Info:
     """A copy with some fields changed (a generated set's record starts from its family's)."""
     return dataclasses.replace(info, **changes)
-
-
-#: A benchmark's scoring function with an optional judge (benchmarks that use one take ``ask``).
-Scorer = Callable[..., RowResult]

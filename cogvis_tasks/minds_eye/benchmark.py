@@ -16,8 +16,6 @@ from .report import build_report, pooled_extras  # noqa: F401  (part of the benc
 from .tasks import BY_ID, COLOUR_MATCH, COLOUR_OTHER, CORRECT, MT_CORRECT_TYPE, TASKS
 
 NAME = "minds_eye"
-LENIENT = False  # one reader: the rule-based letter extractor
-LLM_EXTRACTION = True  # the paper's protocol is available: a judge that only extracts the letter
 CONDITIONS = prompt.CONDITIONS
 #: Record fields carried into each sample for the reports (the scene stays behind: verifiers only).
 REPORTED_FIELDS = (

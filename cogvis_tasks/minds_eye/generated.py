@@ -32,8 +32,6 @@ from .tasks import BY_ID
 INFO = generated_info()
 
 NAME = "minds_eye_gen"
-LENIENT = released.LENIENT
-LLM_EXTRACTION = released.LLM_EXTRACTION
 VARIANTS = PRESETS  # the name cli.py still reads
 
 score = released.score

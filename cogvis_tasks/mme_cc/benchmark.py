@@ -16,8 +16,6 @@ from .scoring import judge_prompt, parse_judge, rule_credit
 from .subtasks import BY_ID, SUBTASKS
 
 NAME = "mme_cc"
-LENIENT = False
-REQUIRES_JUDGE = True
 JUDGE_ATTEMPTS = 2  # a malformed judge reply is asked once more before it counts as a judge error
 #: DESCRIBE comes after the question, so the model has read the task before it is told how to go about it.
 

@@ -21,7 +21,6 @@ from .scoring import answer_kind, score_row
 from .subtests import BY_ID
 
 NAME = "visfactor"
-LENIENT = True  # scores carry a lenient-reader verdict beside the official one
 CONDITIONS = prompt.CONDITIONS
 
 #: Answer-space sizes used by the random baseline where the released rows do not

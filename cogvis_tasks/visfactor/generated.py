@@ -21,7 +21,6 @@ from .info import GENERATED as INFO  # noqa: F401  (part of the benchmark surfac
 from .info import GENERATED_SUBTESTS
 
 NAME = "visfactor_gen"
-LENIENT = True
 PRESETS = DIFFICULTIES
 VARIANTS = PRESETS  # the name cli.py still reads
 

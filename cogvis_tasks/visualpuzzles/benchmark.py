@@ -20,7 +20,6 @@ from .info import CONDITION_NAMES as CONDITIONS
 from .report import build_report  # noqa: F401  (part of the benchmark surface)
 
 NAME = "visualpuzzles"
-LENIENT = False
 INSTRUCTIONS = {
     "direct": "Answer the question with the option's letter from the given choices directly.",
     "cot": (
