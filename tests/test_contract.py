@@ -50,6 +50,11 @@ def _broken(**info_changes: object) -> types.ModuleType:
         (_broken(judge="sometimes"), "judge", "unknown judge use"),
         (_broken(evalscope=()), "evalscope", "no evalscope benchmark"),
         (
+            _broken(lmms=(contract.LmmsTaskSet("vp", "VP", "hard", 64),)),
+            "lmms[vp].condition",
+            "'hard' is no condition or preset",
+        ),
+        (
             _broken(subtests=(contract.SubtestInfo("direct", "direct", contract.frozen({"factor": ("x",)})),)),
             "subtests[direct].groups",
             "unknown grouping(s) ['factor']",
@@ -98,12 +103,24 @@ def test_tag_and_choice_metrics_compute_from_row_tags() -> None:
 
     payloads = [
         {"repeats": [row("a", True, difficulty="easy")]},
-        {"repeats": [row("b", False, difficulty="easy", wrong_colours="net_colour,other_colour", chosen_colour="net_colour")]},
-        {"repeats": [row("c", False, difficulty="hard", wrong_colours="net_colour,other_colour", chosen_colour="other_colour")]},
+        {
+            "repeats": [
+                row("b", False, difficulty="easy", wrong_colours="net_colour,other_colour", chosen_colour="net_colour")
+            ]
+        },
+        {
+            "repeats": [
+                row(
+                    "c", False, difficulty="hard", wrong_colours="net_colour,other_colour", chosen_colour="other_colour"
+                )
+            ]
+        },
     ]
     assert docs.acc_easy(payloads) == 0.5 and docs.acc_hard(payloads) == 0.0
     assert docs.colour_lure(payloads) == 0.5 and docs.colour_lure_expected(payloads) == 0.5
-    dimension = docs.mme_cc_accuracy([{"repeats": [RowResult("Maze", "q", True, True, True, False, "", {"dimension": "GR"}).to_dict()]}])
+    dimension = docs.mme_cc_accuracy(
+        [{"repeats": [RowResult("Maze", "q", True, True, True, False, "", {"dimension": "GR"}).to_dict()]}]
+    )
     assert dimension == 1.0 and dimension.dimension == "GR"
 
 
@@ -118,3 +135,14 @@ def test_synthetic_writer_is_the_module_s_or_its_sibling_s(monkeypatch: pytest.M
     monkeypatch.delattr(module, "write_synthetic")
     found = registry.synthetic_writer("visualpuzzles")  # visualpuzzles/synthetic.py once it exists, else None
     assert found is None or callable(found)
+
+
+def test_central_lookups_refuse_an_unregistered_benchmark() -> None:
+    from cogvis_tasks.lmms_eval import metrics
+    from cogvis_tasks.report import references
+
+    for lookup in (metrics.group_metrics, references.human_overall, references.human_tables, registry.info):
+        with pytest.raises(ValueError, match="unknown benchmark 'nope'"):
+            lookup("nope")
+    with pytest.raises(ValueError, match="no lmms-eval metrics defined for subtest 'XX'"):
+        metrics.task_metrics("visfactor", "XX")

@@ -325,11 +325,15 @@ def _check_harnesses(name: str, info: Info, ids: set[str], keys: set[str]) -> No
     if not info.lmms:
         raise ContractError(name, "lmms", "no lmms-eval task set")
     _unique(name, "lmms.prefix", (t.prefix for t in info.lmms))
+    selectors = {c.name for c in info.conditions} | set(info.presets)
     for t in info.lmms:
         if not set(t.subtests) <= ids:
             raise ContractError(
                 name, f"lmms[{t.prefix}].subtests", f"unknown subtest(s) {sorted(set(t.subtests) - ids)}"
             )
+        for sub_id in t.subtests or ids:
+            if t.condition.format(id=sub_id) not in selectors:
+                raise ContractError(name, f"lmms[{t.prefix}].condition", f"{t.condition!r} is no condition or preset")
         if t.extractor not in EXTRACTORS:
             raise ContractError(name, f"lmms[{t.prefix}].extractor", f"unknown extractor {t.extractor!r}")
     metrics = info.lmms_metrics
@@ -344,6 +348,9 @@ def _check_harnesses(name: str, info: Info, ids: set[str], keys: set[str]) -> No
     if not info.evalscope:
         raise ContractError(name, "evalscope", "no evalscope benchmark")
     _unique(name, "evalscope.name", (e.name for e in info.evalscope))
+    for e in info.evalscope:
+        if e.condition is not None and e.condition not in selectors:
+            raise ContractError(name, f"evalscope[{e.name}].condition", f"{e.condition!r} is no condition or preset")
     for f in info.figures:
         if f.kind not in ("bars", "difficulty", "per_condition", "correlation"):
             raise ContractError(name, f"figures[{f.table}].kind", f"unknown figure kind {f.kind!r}")
