@@ -67,7 +67,8 @@ def run(
 def generated_items(benchmark: str, name: str, preset: str, n: int, seed: int, quiet: bool = True) -> list[AuditItem]:
     """Items 0..n-1 of one generated set as audit items (item i is the same whatever n is)."""
     with _progress(n, f"{name} {preset}", quiet) as bar:
-        return concepts.module(benchmark).generated(name, preset, n, seed, lambda: bar.update(1))  # type: ignore[no-any-return]
+        module = concepts.module(benchmark)
+        return module.generated(name, preset, n, seed, lambda: bar.update(1))  # type: ignore[no-any-return]
 
 
 def _audit_by_preset(items: list[AuditItem], seed: int, margin: float) -> list[SetAudit]:
@@ -79,11 +80,22 @@ def _audit_by_preset(items: list[AuditItem], seed: int, margin: float) -> list[S
 
 
 def _released(
-    benchmark: str, wanted: list[str] | None, data: str | os.PathLike[str] | None, layout: str | None, seed: int, margin: float, quiet: bool
+    benchmark: str,
+    wanted: list[str] | None,
+    data: str | os.PathLike[str] | None,
+    layout: str | None,
+    seed: int,
+    margin: float,
+    quiet: bool,
 ) -> list[SetAudit]:
-    """Audit a released layout: the benchmark's audit module yields its sets, or (set, reason) for one it cannot audit."""
+    """Audit a released layout: the benchmark's audit module yields its sets, or (set, reason) for one it
+    cannot audit."""
     results = []
     with _progress(None, "reading", quiet) as bar:
         for found in concepts.module(benchmark).released(data, wanted, layout, lambda: bar.update(1)):
-            results.append(not_audited(found[0], "released", 0, found[1]) if isinstance(found, tuple) else audit_set(found, seed, margin))
+            results.append(
+                not_audited(found[0], "released", 0, found[1])
+                if isinstance(found, tuple)
+                else audit_set(found, seed, margin)
+            )
     return results

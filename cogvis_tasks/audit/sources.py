@@ -32,7 +32,13 @@ def _scaled(boxes: Sequence[Box], factor: float) -> list[Box]:
 
 
 def choice_item(
-    group: str, preset: str, key: str, image: bytes | Image.Image, answer: int, options: Sequence[Box], stimulus: Sequence[Box]
+    group: str,
+    preset: str,
+    key: str,
+    image: bytes | Image.Image,
+    answer: int,
+    options: Sequence[Box],
+    stimulus: Sequence[Box],
 ) -> AuditItem:
     """An item whose options and stimulus panels sit at ``options`` / ``stimulus`` boxes of one image."""
     img = decode(image)
@@ -41,7 +47,8 @@ def choice_item(
         img = img.reduce(HALF)
         factor = HALF
     labels = tuple(int(i == answer) for i in range(len(options)))
-    return AuditItem(group, preset, key, CHOICE, labels, crops(img, _scaled(options, factor)), crops(img, _scaled(stimulus, factor)))
+    option_crops, stimulus_crops = crops(img, _scaled(options, factor)), crops(img, _scaled(stimulus, factor))
+    return AuditItem(group, preset, key, CHOICE, labels, option_crops, stimulus_crops)
 
 
 def _row_options(key: str, rows: Sequence[tuple[tuple[bytes, ...], str]]) -> tuple[list[int | None], list[int]]:

@@ -42,19 +42,29 @@ def locate(
         for folder in (path, path / benchmark):
             if folder.is_dir() and holds(folder):
                 return folder
-        raise FileNotFoundError(f"{benchmark}: local path {str(path)!r} (nor its {benchmark}/): no {wanted} (it holds none of them)")
+        raise FileNotFoundError(
+            f"{benchmark}: local path {str(path)!r} (nor its {benchmark}/): no {wanted} (it holds none of them)"
+        )
     root = os.environ.get(ENV_DATA_DIR)
     if root:
         folder = Path(root).expanduser() / benchmark
         if folder.is_dir() and holds(folder):
             return folder
-        raise FileNotFoundError(f"{benchmark}: ${ENV_DATA_DIR}={root!r} is set but {str(folder)!r}: no {wanted} (it holds none of them)")
+        raise FileNotFoundError(
+            f"{benchmark}: ${ENV_DATA_DIR}={root!r} is set but {str(folder)!r}: no {wanted} (it holds none of them)"
+        )
     return None
 
 
-def find_local(benchmark: str, candidates: tuple[str, ...], local_path: str | os.PathLike[str] | None = None) -> Path | None:
+def find_local(
+    benchmark: str, candidates: tuple[str, ...], local_path: str | os.PathLike[str] | None = None
+) -> Path | None:
     """The first of the candidate files in the benchmark's local folder (:func:`locate`), or None to use the hub."""
-    found = locate(benchmark, lambda f: any((f / n).is_file() for n in candidates), str(list(candidates)), local_path, files=True)
+
+    def holds(folder: Path) -> bool:
+        return any((folder / n).is_file() for n in candidates)
+
+    found = locate(benchmark, holds, str(list(candidates)), local_path, files=True)
     if found is None or found.is_file():  # the hub, or the file the user named
         return found
     name = next(n for n in candidates if (found / n).is_file())

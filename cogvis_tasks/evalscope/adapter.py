@@ -120,7 +120,8 @@ class CogvisAdapter(VisionLanguageAdapter):
         return dataset, None
 
     def _sample_kwargs(self) -> dict[str, Any]:
-        """The set's further loader arguments: fixed ones, and those from ``extra_params`` (generated sets: seed, items)."""
+        """The set's further loader arguments: fixed ones, and those from ``extra_params`` (generated sets:
+        seed, items)."""
         params, spec = self.extra_params or {}, self._registered.spec
         return {**{arg: params.get(name) for name, arg in spec.loader_params.items()}, **spec.loader_kwargs}
 
@@ -324,7 +325,8 @@ class CogvisAdapter(VisionLanguageAdapter):
             for dimension, groups in reports[0].dimensions().items():
                 for name in groups:
                     values = [r.dimensions()[dimension][name] for r in reports]
-                    summary.append(_agg("accuracy", "macro_mean", {dimension: name}, mean_over_repeats(values).accuracy, values[0].items))
+                    value = mean_over_repeats(values).accuracy
+                    summary.append(_agg("accuracy", "macro_mean", {dimension: name}, value, values[0].items))
             for metric, dims, value, num in reports[0].extras() if repeats == 1 else []:
                 summary.append(_agg(metric, "sum" if metric.endswith(("_answers", "_calls", "_errors")) else "mean", dims, value, num))
             scores = {**scores, SUMMARY_SUBSET: summary}

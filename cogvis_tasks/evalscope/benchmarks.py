@@ -70,4 +70,3 @@ def register_benchmarks(registry_: Any) -> None:
                     registry_[spec.name] = dataclasses.replace(shipped, data_adapter=CogvisAdapter, **fields)
             elif spec.name not in registry_:
                 register_benchmark(BenchmarkMeta(**fields))(CogvisAdapter)
-

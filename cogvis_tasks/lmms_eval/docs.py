@@ -420,7 +420,9 @@ def _choice(kind: str, value: str, expected: bool) -> Callable[[Sequence[Mapping
         analysis = distractor_analysis((r for rows in _per_repeat(payloads) for r in rows), kind)
         if analysis is None:
             return float("nan")
-        return analysis.expected.get(value, 0.0) / analysis.wrong_answers if expected else analysis.shares().get(value, 0.0)
+        if expected:
+            return analysis.expected.get(value, 0.0) / analysis.wrong_answers
+        return analysis.shares().get(value, 0.0)
 
     what = "expected under uniform choice among the wrong options" if expected else "observed"
     share.__doc__ = f"Share of wrong answers choosing the {kind} {value!r} ({what})."

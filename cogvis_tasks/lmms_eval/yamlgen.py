@@ -64,7 +64,8 @@ def _template(max_new_tokens: int, judged: bool = False) -> str:
 
 def _task(name: str, alias: str, template: str, metrics: dict[str, str]) -> str:
     metric_list = "".join(
-        f"  - metric: {metric}\n    aggregation: !function {DOCS}.{fn}\n    higher_is_better: {str(metric in higher_is_better()).lower()}\n"
+        f"  - metric: {metric}\n    aggregation: !function {DOCS}.{fn}\n"
+        f"    higher_is_better: {str(metric in higher_is_better()).lower()}\n"
         for metric, fn in metrics.items()
     )
     return (
@@ -149,10 +150,12 @@ def _task_set(info: Info, ts: LmmsTaskSet, files: dict[str, str], manifest: dict
         alias = ts.task_alias.format(id=sub.id, name=sub.name)
         files[f"{info.name}/{task}.yaml"] = _task(task, alias, template, task_metrics(info.name, sub.id, ts.extractor))
         condition = ts.condition.format(id=sub.id)
-        manifest[task] = [_entry(info.name, sub.id, condition, extractor=ts.extractor, control=ts.control, **ts.manifest)]
+        entry = _entry(info.name, sub.id, condition, extractor=ts.extractor, control=ts.control, **ts.manifest)
+        manifest[task] = [entry]
         leaves.append((sub, task))
     members = _groups(info, ts, _nest(info, leaves), 0, files)
-    files[f"{info.name}/{ts.prefix}.yaml"] = _group(ts.prefix, ts.label, members, group_metrics(info.name, ts.extractor))
+    top = _group(ts.prefix, ts.label, members, group_metrics(info.name, ts.extractor))
+    files[f"{info.name}/{ts.prefix}.yaml"] = top
 
 
 def render_benchmark(info: Info) -> dict[str, str]:

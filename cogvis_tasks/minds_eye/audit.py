@@ -45,7 +45,9 @@ def generated_items(tasks: Iterable[str], difficulty: str, n: int, seed: int) ->
     for task in tasks:
         for item in generated.items(task, difficulty, seed, n):
             options, stimulus = generated_boxes(task, item.scene)
-            yield choice_item(group(task), item.record["difficulty"], item.key, item.image, item.answer_index, options, stimulus)
+            yield choice_item(
+                group(task), item.record["difficulty"], item.key, item.image, item.answer_index, options, stimulus
+            )
 
 
 def released_items(
@@ -60,7 +62,10 @@ def released_items(
         task = BY_ID[record.task]
         if len(layout.options) != task.options:
             raise DataError(
-                layout_file or "built-in layout", record.task, "options", f"{len(layout.options)} cells for {task.options} options"
+                layout_file or "built-in layout",
+                record.task,
+                "options",
+                f"{len(layout.options)} cells for {task.options} options",
             )
         img = decode(record.image)
         w, h = img.size
@@ -80,7 +85,10 @@ def generated(name: str, preset: str, n: int, seed: int, on_item: Callable[[], N
 
 
 def released(
-    local_path: str | os.PathLike[str] | None, wanted: Sequence[str] | None, layout_file: str | None, on_item: Callable[[], None]
+    local_path: str | os.PathLike[str] | None,
+    wanted: Sequence[str] | None,
+    layout_file: str | None,
+    on_item: Callable[[], None],
 ) -> Iterator[list[AuditItem] | tuple[str, str]]:
     """The released items, one set per task."""
     by: dict[str, list[AuditItem]] = {}

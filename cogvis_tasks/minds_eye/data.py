@@ -43,9 +43,14 @@ class Record:
 def data_root(local_path: str | os.PathLike[str] | None = None) -> Path:
     """The folder holding the task folders: ``local_path`` (or its ``minds_eye/``), else $COGVIS_DATA_DIR/minds_eye."""
     wanted = f"task folder with {ANNOTATIONS} (e.g. mental_rotation/{ANNOTATIONS})"
-    found = locate("minds_eye", lambda folder: any((folder / t.folder / ANNOTATIONS).is_file() for t in TASKS), wanted, local_path)
+    def holds(folder: Path) -> bool:
+        return any((folder / t.folder / ANNOTATIONS).is_file() for t in TASKS)
+
+    found = locate("minds_eye", holds, wanted, local_path)
     if found is None:
-        raise FileNotFoundError(f"minds_eye has no hub copy: pass local_path or set ${ENV_DATA_DIR} (a root holding minds_eye/)")
+        raise FileNotFoundError(
+            f"minds_eye has no hub copy: pass local_path or set ${ENV_DATA_DIR} (a root holding minds_eye/)"
+        )
     return found
 
 

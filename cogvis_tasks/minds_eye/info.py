@@ -148,7 +148,13 @@ INFO = Info(
     audit_module=f"{__package__}.audit",
     table_titles=TABLE_TITLES,
     figures=(
-        Figure("difficulty", DIMENSION_BY_DIFFICULTY, "Mind's Eye accuracy by difficulty per ART dimension", "dimension", "difficulty"),
+        Figure(
+            "difficulty",
+            DIMENSION_BY_DIFFICULTY,
+            "Mind's Eye accuracy by difficulty per ART dimension",
+            "dimension",
+            "difficulty",
+        ),
         Figure("bars", "dimension", "Mind's Eye accuracy per ART dimension", "ART dimension", "dimensions"),
     ),
 )

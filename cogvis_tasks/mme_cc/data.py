@@ -43,7 +43,10 @@ class Question:
 
 def root(local_path: str | os.PathLike[str] | None = None) -> tuple[Path, Path]:
     """(dataset root, the folder nothing may resolve outside of)."""
-    found = locate("mme_cc", lambda folder: any((folder / name).is_file() for name in FILES), str(sorted(FILES)), local_path)
+    def holds(folder: Path) -> bool:
+        return any((folder / name).is_file() for name in FILES)
+
+    found = locate("mme_cc", holds, str(sorted(FILES)), local_path)
     if found is not None:
         return found, found
     from huggingface_hub import snapshot_download

@@ -207,7 +207,8 @@ def cross_cells(tables: Tables, items: Items, table: str, first: str, second: st
     out: dict[CellKey, Spec] = {}
     for group in tables.get(table, {}):
         subtest, a, b = group.split("/", 2)
-        hits = [s == subtest and t.get(first) == a and t.get(second) == b for s, t in zip(items.subtests, items.tags, strict=True)]
+        pairs = zip(items.subtests, items.tags, strict=True)
+        hits = [s == subtest and t.get(first) == a and t.get(second) == b for s, t in pairs]
         out[(table, group)] = ItemsCell(np.array(hits, dtype=bool))
     return out
 

@@ -424,7 +424,10 @@ def _review_benchmark(review: Mapping[str, Any], path: Path, line: int) -> str:
         raise ReportInputError(path, "review lacks the carried cogvis sample", line, "messages[0].metadata.cogvis.benchmark") from None
     if name not in registry.names():
         raise ReportInputError(
-            path, f"unknown benchmark {name!r}; known: {sorted(registry.names())}", line, "messages[0].metadata.cogvis.benchmark"
+            path,
+            f"unknown benchmark {name!r}; known: {sorted(registry.names())}",
+            line,
+            "messages[0].metadata.cogvis.benchmark",
         )
     return name
 

@@ -171,7 +171,8 @@ def model_result(label: str, run: Run, resamples: int, seed: int) -> ModelResult
     scores: dict[tuple[str, str], GroupScore] = {}
     for table, groups in per_repeat_tables[0].items():
         for group in groups:
-            scores[(table, group)] = mean_over_repeats([t[table][group] for t in per_repeat_tables if group in t.get(table, {})])
+            present = [t[table][group] for t in per_repeat_tables if group in t.get(table, {})]
+            scores[(table, group)] = mean_over_repeats(present)
     scores[cells.OVERALL] = mean_over_repeats([r.overall for r in reports])
 
     items = cells.items_of(run.repeats)

@@ -53,7 +53,8 @@ def _ss3(scene: dict[str, Any], answer: str) -> tuple[dict[str, tuple[float, ...
     rows, cols = scene["rows"], scene["cols"]
     blocked = [(tuple(a), tuple(b)) for a, b in scene["blocked"]]
     vals: dict[str, list[float]] = {
-        k: [] for k in ("line", "segment", "start", "end", "detour", "inside", "centre", "number", "x", "y", "blocked_near")
+        k: []
+        for k in ("line", "segment", "start", "end", "detour", "inside", "centre", "number", "x", "y", "blocked_near")
     }
     dx, dy = ex - sx, ey - sy
     length = math.hypot(dx, dy) or 1.0
@@ -168,7 +169,10 @@ def generated(name: str, preset: str, n: int, seed: int, on_item: Callable[[], N
 
 
 def released(
-    local_path: str | os.PathLike[str] | None, wanted: Sequence[str] | None, layout_file: str | None, on_item: Callable[[], None]
+    local_path: str | os.PathLike[str] | None,
+    wanted: Sequence[str] | None,
+    layout_file: str | None,
+    on_item: Callable[[], None],
 ) -> Iterator[list[AuditItem] | tuple[str, str]]:
     """Per subtest of yes/no rows its items; the other subtests present as (set, why it is not audited)."""
     del layout_file, on_item  # one file, read at once

@@ -85,7 +85,9 @@ def interleave(text: str, n_images: int, where: tuple[str, object]) -> tuple[Par
     return tuple(parts)
 
 
-def render(question: str, additional: str, n_images: int, condition: str, where: tuple[str, object]) -> tuple[Part, ...]:
+def render(
+    question: str, additional: str, n_images: int, condition: str, where: tuple[str, object]
+) -> tuple[Part, ...]:
     """The interleaved prompt of one VisFactor row under a prompt condition."""
     text = apply_condition(resolve_template(question, additional, where), condition)
     return interleave(text, n_images, where)
