@@ -1,12 +1,13 @@
 """Generate the lmms-eval task folder from the benchmark registry.
 
-Benchmarks of other packages (entry points, see ``registry``) get the same files, written on first use
-to a cache folder (:func:`plugin_folder`) that the opt-in layer indexes beside ours.
-
-YAML wires, Python computes: one template per prompt variant holds the common
-keys, each task is a few lines (its name, its manifest entry, its metrics), and
-groups only compose and aggregate. The files are checked in; a test fails when
-they differ from a fresh generation (``python utils/gen_lmms_yaml.py``).
+Every benchmark's record lists its task sets (``Info.lmms``: a top-level group per prompt condition,
+preset, answer reader or vision control) and its metrics; this module only translates them. YAML wires,
+Python computes: one template per task set holds the common keys, each task is a few lines (its name,
+its manifest entry, its metrics), and groups only compose and aggregate (nested by the record's
+groupings). This package's files are checked in; a test fails when they differ from a fresh generation
+(``python utils/gen_lmms_yaml.py``). Benchmarks of other packages (entry points, see ``registry``) get
+the same files, written on first use to a cache folder (:func:`plugin_folder`) that the opt-in layer
+indexes beside ours.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ VERSION = "1.0"
 
 
 def _entry(benchmark: str, subtest: str, variant: str, **optional: str | None) -> dict[str, str]:
-    """A task's manifest entry (what ``process_docs`` loads); optional keys only where set."""
+    """A task's manifest entry (what ``process_docs`` loads; ``variant``: the condition or preset, the key
+    the manifests have always used); optional keys only where set."""
     entry = {"benchmark": benchmark, "subtests": json.dumps([subtest]), "variant": variant}
     return {**entry, **{k: v for k, v in optional.items() if v}}
 
@@ -38,7 +40,7 @@ def slug(text: str) -> str:
 
 
 def _template(max_new_tokens: int, judged: bool = False) -> str:
-    """The keys a variant's tasks share; judged tasks score their rows concurrently in a filter (JudgePrefetch)."""
+    """The keys a task set's tasks share; judged tasks score their rows concurrently in a filter (JudgePrefetch)."""
     prefetch = f"filter_list:\n  - name: none\n    filter:\n      - function: !function {DOCS}.JudgePrefetch\n" if judged else ""
     return (
         HEADER
