@@ -17,6 +17,8 @@ def describe(info: Info) -> list[str]:
     lines = [f"{info.name}  {info.title}  (lmms-eval: {lmms}; evalscope: {evalscope})"]
     if info.presets:
         lines.append(f"  presets: {', '.join(info.presets)} (default {info.default_condition})")
+    groupings = "".join(f"; {g.key}: {g.aggregation} over its subtests" for g in info.groupings)
+    lines.append(f"  overall: {info.overall} over the {info.overall_over} table{groupings}; judge: {info.judge}")
     conditions = ", ".join(c.name for c in info.conditions)
     lines.append(
         f"  prompt conditions: {conditions}" + ("" if info.presets else f" (default {info.default_condition})")

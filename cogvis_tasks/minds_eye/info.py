@@ -236,6 +236,7 @@ def generated_info() -> Info:
     return replace(
         INFO,
         name=GENERATED_NAME,
+        title="Mind's Eye generated",
         family=NAME,
         subtests=tuple(_subtest(t, human=False) for t in TASKS),
         default_condition=MIXED,

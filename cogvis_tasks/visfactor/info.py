@@ -158,6 +158,7 @@ def _generated_task_set(difficulty: str) -> LmmsTaskSet:
 GENERATED = replace(
     INFO,
     name=GENERATED_NAME,
+    title="VisFactor generated",
     family=NAME,
     subtests=tuple(_subtest(s) for s in GENERATED_SUBTESTS),
     default_condition="normal",
