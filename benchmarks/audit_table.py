@@ -17,9 +17,9 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from cogvis_tasks.audit.concepts import NOT_AUDITED
+from cogvis_tasks.audit.concepts import not_audited as not_audited_reason
 from cogvis_tasks.audit.engine import SetAudit, audit_set, not_audited
-from cogvis_tasks.audit.run import BENCHMARKS, default_presets, generated_items, generated_sets
+from cogvis_tasks.audit.run import benchmarks, default_presets, generated_items, generated_sets
 
 
 def _pct(x: float) -> str:
@@ -30,8 +30,9 @@ def one(job: tuple[str, str, str, int, int, int]) -> tuple[list[SetAudit], list[
     """The set audited at ``n`` items and, from the same items, at the first ``ci`` (the test suite's sample)."""
     benchmark, name, preset, n, seed, ci = job
     group = f"{benchmark}/{name}"
-    if group in NOT_AUDITED:
-        return [not_audited(group, preset, n, NOT_AUDITED[group])], []
+    reason = not_audited_reason(group)
+    if reason is not None:
+        return [not_audited(group, preset, n, reason)], []
     items = generated_items(benchmark, name, preset, n, seed)
     return [audit_set(items, seed)], ([audit_set(items[:ci], seed)] if ci else [])
 
@@ -55,7 +56,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1234)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--benchmarks", default=",".join(BENCHMARKS))
+    parser.add_argument("--benchmarks", default=",".join(benchmarks()))
     parser.add_argument("--sets", help="only these task/subtest ids, comma-separated (default: every generator)")
     parser.add_argument("--ci", type=int, default=0, help="also audit the first CI items of each set (the test suite's sample)")
     parser.add_argument("--out", help="also write the table to this file")

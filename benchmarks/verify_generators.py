@@ -21,7 +21,7 @@ from cogvis_tasks.visfactor import generated as visfactor
 
 def _visfactor(name: str, seed: int, n: int) -> Iterator[tuple[str, int, Any, Any]]:
     verifier = importlib.import_module(f"cogvis_tasks.visfactor.generators.verify_{name.lower()}")
-    for difficulty in visfactor.VARIANTS:
+    for difficulty in visfactor.PRESETS:
         for item in visfactor.items(name, difficulty, seed, n):
             yield difficulty, item.index, [row.answer for row in item.rows], verifier.verify(item)
 

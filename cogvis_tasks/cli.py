@@ -527,9 +527,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _benchmark_names() -> list[str]:
-    from .registry import BENCHMARKS
+    from .registry import names
 
-    return list(BENCHMARKS)
+    return list(names())
 
 
 def _agreement_parser(sub: argparse._SubParsersAction) -> None:

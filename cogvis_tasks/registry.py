@@ -1,16 +1,29 @@
-"""The benchmarks this package provides, by name.
+"""The benchmarks, by name: this package's and those other packages register.
 
-Both harness adapters and the CLI look benchmarks up here; each entry is a
-module exposing ``samples``, ``score``, ``oracle_response``, ``random_response``, ``chance``, ``item_chance``
-and ``build_report`` (see ``cogvis_tasks.visfactor.benchmark``).
+Each entry is a module meeting :class:`cogvis_tasks.core.contract.Benchmark` with an ``INFO`` record;
+both harness adapters, the report and the CLI look benchmarks up here and iterate :func:`names`. Other
+packages add benchmarks through the entry-point group ``cogvis_tasks.benchmarks`` (name = module path,
+e.g. ``toy = toy_bench.benchmark``). Every module is checked when first loaded
+(:func:`cogvis_tasks.core.contract.check`), so a missing function or a wrong fact fails with the
+benchmark's name and the field instead of deep inside a harness.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
+import importlib.util
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
 from types import ModuleType
 
-BENCHMARKS: dict[str, str] = {
+from .core.contract import ChoiceShare, Info, TagMetric, check
+
+ENTRY_POINT_GROUP = "cogvis_tasks.benchmarks"
+
+#: This package's benchmarks (the one place outside their folders that names them).
+BUILTIN: dict[str, str] = {
     "visfactor": "cogvis_tasks.visfactor.benchmark",
     "minds_eye": "cogvis_tasks.minds_eye.benchmark",
     "visualpuzzles": "cogvis_tasks.visualpuzzles.benchmark",
@@ -20,8 +33,82 @@ BENCHMARKS: dict[str, str] = {
 }
 
 
+@functools.cache
+def modules() -> dict[str, str]:
+    """Name -> module path: the built-in benchmarks, then those of installed entry points (in name order)."""
+    found = dict(BUILTIN)
+    for ep in sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        if ep.name in found and found[ep.name] != ep.value:
+            raise ValueError(
+                f"entry point {ENTRY_POINT_GROUP}:{ep.name} ({ep.value}) reuses the name of {found[ep.name]}"
+            )
+        found[ep.name] = ep.value.split(":", 1)[0]
+    return found
+
+
+def names() -> tuple[str, ...]:
+    """Every registered benchmark, built-ins first."""
+    return tuple(modules())
+
+
+def builtin(name: str) -> bool:
+    return name in BUILTIN
+
+
+@functools.cache
 def benchmark(name: str) -> ModuleType:
+    """The benchmark module, checked against the contract on first use."""
     try:
-        return importlib.import_module(BENCHMARKS[name])
+        path = modules()[name]
     except KeyError:
-        raise ValueError(f"unknown benchmark {name!r}; available: {sorted(BENCHMARKS)}") from None
+        raise ValueError(f"unknown benchmark {name!r}; available: {sorted(modules())}") from None
+    module = importlib.import_module(path)
+    check(name, module)
+    return module
+
+
+def info(name: str) -> Info:
+    return benchmark(name).INFO  # type: ignore[no-any-return]
+
+
+def infos() -> tuple[Info, ...]:
+    return tuple(info(name) for name in names())
+
+
+def families() -> tuple[str, ...]:
+    """The released benchmarks (a generated set's family is the released one)."""
+    return tuple(dict.fromkeys(i.family_name for i in infos()))
+
+
+@functools.cache
+def tag_metrics() -> dict[str, TagMetric]:
+    """Every benchmark's tag metrics by name; two benchmarks may share a name only with the same meaning."""
+    return _by_name("tag_metrics")  # type: ignore[return-value]
+
+
+@functools.cache
+def choice_metrics() -> dict[str, ChoiceShare]:
+    """Every benchmark's option-choice shares by name (same rule as :func:`tag_metrics`)."""
+    return _by_name("choice_metrics")  # type: ignore[return-value]
+
+
+def _by_name(field: str) -> dict[str, TagMetric | ChoiceShare]:
+    out: dict[str, TagMetric | ChoiceShare] = {}
+    for i in infos():
+        for m in getattr(i, field):
+            if out.setdefault(m.name, m) != m:
+                raise ValueError(f"benchmark {i.name!r}, field {field}: {m.name!r} means {out[m.name]} elsewhere")
+    return out
+
+
+def synthetic_writer(name: str) -> Callable[[Path, int, int], list[Path]] | None:
+    """A benchmark's ``write_synthetic(out_dir, items, seed) -> written files`` (a small synthetic release for
+    smoke tests): the module's own, else ``write_synthetic`` of the ``synthetic`` module beside it; None if neither."""
+    module = benchmark(name)
+    own = getattr(module, "write_synthetic", None)
+    if own is not None:
+        return own  # type: ignore[no-any-return]
+    package = module.__name__.rpartition(".")[0]
+    if importlib.util.find_spec(f"{package}.synthetic") is None:
+        return None
+    return getattr(importlib.import_module(f"{package}.synthetic"), "write_synthetic", None)

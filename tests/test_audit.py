@@ -13,8 +13,8 @@ pytest.importorskip("sklearn")
 
 from cogvis_tasks.audit import CHOICE, AuditItem, audit_set, square_crop, to_html, to_markdown, wilson  # noqa: E402
 from cogvis_tasks.audit.features import build  # noqa: E402
-from cogvis_tasks.audit.layouts import RELEASED, load_layouts  # noqa: E402
 from cogvis_tasks.core.errors import DataError  # noqa: E402
+from cogvis_tasks.minds_eye.audit_layouts import RELEASED, load_layouts  # noqa: E402
 
 N_ITEMS = 100
 OPTIONS = 4

@@ -15,7 +15,7 @@ pytest.importorskip("sklearn")
 from test_audit import polygon  # noqa: E402
 
 from cogvis_tasks.audit import run  # noqa: E402
-from cogvis_tasks.audit.sources import minds_eye_released  # noqa: E402
+from cogvis_tasks.minds_eye.audit import released_items as minds_eye_released  # noqa: E402
 
 Q = "Analyze the six figures labeled A, B, C, D, E, and F in the image. Reason step by step for answering."
 

@@ -309,9 +309,11 @@ def test_describe_condition_is_registered_in_both_harnesses() -> None:
 
     import cogvis_tasks.evalscope  # noqa: F401  (registers our benchmarks)
 
-    meta = BENCHMARK_REGISTRY["mme_cc_describe"]
-    assert meta.data_adapter.variant == "describe" and meta.subset_list == list(BY_ID)
-    assert BENCHMARK_REGISTRY["mme_cc"].data_adapter.variant == "default"
+    from cogvis_tasks.evalscope.adapter import SETS
+
+    meta = BENCHMARK_REGISTRY["mme_cc_describe"]  # one adapter class for all: what it loads follows the meta's name
+    assert SETS[meta.name].spec.condition == "describe" and meta.subset_list == list(BY_ID)
+    assert SETS[BENCHMARK_REGISTRY["mme_cc"].name].spec.condition == "default"
 
 
 def test_combinations_of_right_and_wrong_are_all_decided_on_closed_forms() -> None:

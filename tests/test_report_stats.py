@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from cogvis_tasks.core import baselines
 from cogvis_tasks.core.aggregate import RowResult
 from cogvis_tasks.minds_eye import benchmark as minds_eye
+from cogvis_tasks.minds_eye.info import DIMENSION_BY_DIFFICULTY
 from cogvis_tasks.mme_cc import benchmark as mme_cc
 from cogvis_tasks.report import bootstrap, cells
 from cogvis_tasks.report.readers import ReportInputError, Run, _restore_dropped, read_runs
@@ -208,7 +209,7 @@ def test_minds_eye_difficulty_grid_as_in_generated_sets(scored: dict) -> None:
     specs = cells.specs_for(report, graded, items)
     values = cells.report_values(report, graded)
     assert cells.check(specs, values, items, {}) is None
-    grid = [k for k in values if k[0] == cells.DIMENSION_BY_DIFFICULTY]
+    grid = [k for k in values if k[0] == DIMENSION_BY_DIFFICULTY]
     assert len(grid) == 9  # 3 ART dimensions x 3 levels
     parts = bootstrap.strata(items.keys)
     draws = bootstrap.resample(parts, len(items.keys), 20, bootstrap.rng_for(5, "minds_eye_gen"))

@@ -8,7 +8,7 @@ rule). Needs the ``audit`` extra (scikit-learn).
 Library use::
 
     from cogvis_tasks.audit import AuditItem, audit, audit_set, run, to_markdown
-    results = run("minds_eye", subtests=["PF"], difficulties=["hard"], n=300)
+    results = run(benchmark, subtests=["PF"], difficulties=["hard"], n=300)  # a name of run.benchmarks()
     print(to_markdown(results))
 """
 

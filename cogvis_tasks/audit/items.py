@@ -30,7 +30,7 @@ class AuditItem:
     per-option numbers in ``values`` instead (one list per feature name, one entry per option).
     """
 
-    group: str  # "minds_eye/PF", "visfactor/VZ2": the set the item belongs to (with ``preset``)
+    group: str  # "<benchmark>/<subtest>": the set the item belongs to (with ``preset``)
     preset: str
     key: str  # the item's id in its source (image name, "<subtest>:<eval_index>")
     kind: str

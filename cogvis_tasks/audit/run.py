@@ -1,7 +1,8 @@
 """``cogvis audit``: which item sets to audit, in which order, with a progress bar; the library entry point.
 
-``run("minds_eye", difficulties=["hard"], n=300)`` audits generated sets in memory; ``data=PATH`` (or
-``released=True`` for $COGVIS_DATA_DIR) audits a released layout instead. Sets the audit cannot look at are
+``run(<benchmark>, difficulties=["hard"], n=300)`` audits generated sets in memory; ``data=PATH`` (or
+``released=True`` for $COGVIS_DATA_DIR) audits a released layout instead. The sets, presets and sources are the
+benchmark's (its ``Info.audit_module``; :func:`benchmarks` lists them). Sets the audit cannot look at are
 returned as "not audited" with the reason (:mod:`cogvis_tasks.audit.concepts`), never dropped.
 """
 
@@ -9,16 +10,13 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
-from . import sources
-from .concepts import METADATA_ONLY, NOT_AUDITED
+from . import concepts
+from .concepts import benchmarks  # noqa: F401  (the audited benchmarks, for the CLI's choices)
 from .engine import MARGIN, SetAudit, audit_set, not_audited
 from .items import AuditItem
 from .pickers import sklearn_modules
-
-MINDS_EYE, VISFACTOR = "minds_eye", "visfactor"
-BENCHMARKS = (MINDS_EYE, VISFACTOR)
 
 
 def _progress(total: int | None, desc: str, quiet: bool):
@@ -28,17 +26,11 @@ def _progress(total: int | None, desc: str, quiet: bool):
 
 
 def default_presets(benchmark: str) -> tuple[str, ...]:
-    return ("easy", "medium", "hard") if benchmark == MINDS_EYE else ("easy", "normal", "hard")
+    return tuple(concepts.module(benchmark).PRESETS)
 
 
 def generated_sets(benchmark: str) -> tuple[str, ...]:
-    if benchmark == MINDS_EYE:
-        from ..minds_eye.generated import GENERATED_TASKS
-
-        return GENERATED_TASKS
-    from ..visfactor.generated import GENERATED_SUBTESTS
-
-    return GENERATED_SUBTESTS
+    return tuple(concepts.module(benchmark).SETS)
 
 
 def run(
@@ -54,8 +46,7 @@ def run(
     quiet: bool = False,
 ) -> list[SetAudit]:
     """Audit every requested set; generated unless ``data`` or ``released`` is given."""
-    if benchmark not in BENCHMARKS:
-        raise ValueError(f"benchmark must be one of {BENCHMARKS}, got {benchmark!r}")
+    concepts.module(benchmark)  # an unknown benchmark fails first
     sklearn_modules()  # fail before generating anything when scikit-learn is missing
     wanted = [s.upper() for s in subtests] if subtests else None
     if data is not None or released:
@@ -65,8 +56,9 @@ def run(
     for preset in difficulties or default_presets(benchmark):
         for name in names:
             group = f"{benchmark}/{name}"
-            if group in NOT_AUDITED:
-                results.append(not_audited(group, preset, n, NOT_AUDITED[group]))
+            reason = concepts.not_audited(group)
+            if reason is not None:
+                results.append(not_audited(group, preset, n, reason))
                 continue
             results.extend(_audit_by_preset(generated_items(benchmark, name, preset, n, seed, quiet), seed, margin))
     return results
@@ -75,19 +67,8 @@ def run(
 def generated_items(benchmark: str, name: str, preset: str, n: int, seed: int, quiet: bool = True) -> list[AuditItem]:
     """Items 0..n-1 of one generated set as audit items (item i is the same whatever n is)."""
     with _progress(n, f"{name} {preset}", quiet) as bar:
-        if benchmark == MINDS_EYE:
-            return _collect(sources.minds_eye_generated([name], preset, n, seed), bar)
-        items = next(iter(sources.visfactor_generated([name], preset, n, seed)))
-        bar.update(len(items))
-        return items
-
-
-def _collect(stream: Iterable[AuditItem], bar) -> list[AuditItem]:
-    out = []
-    for item in stream:
-        out.append(item)
-        bar.update(1)
-    return out
+        module = concepts.module(benchmark)
+        return module.generated(name, preset, n, seed, lambda: bar.update(1))  # type: ignore[no-any-return]
 
 
 def _audit_by_preset(items: list[AuditItem], seed: int, margin: float) -> list[SetAudit]:
@@ -99,30 +80,22 @@ def _audit_by_preset(items: list[AuditItem], seed: int, margin: float) -> list[S
 
 
 def _released(
-    benchmark: str, wanted: list[str] | None, data: str | os.PathLike[str] | None, layout: str | None, seed: int, margin: float, quiet: bool
+    benchmark: str,
+    wanted: list[str] | None,
+    data: str | os.PathLike[str] | None,
+    layout: str | None,
+    seed: int,
+    margin: float,
+    quiet: bool,
 ) -> list[SetAudit]:
-    """Audit a released layout: Mind's Eye per task, VisFactor per subtest of yes/no rows (the rest declared)."""
+    """Audit a released layout: the benchmark's audit module yields its sets, or (set, reason) for one it
+    cannot audit."""
     results = []
-    if benchmark == MINDS_EYE:
-        with _progress(None, "reading", quiet) as bar:
-            items = _collect(sources.minds_eye_released(data, wanted, layout), bar)
-        by: dict[str, list[AuditItem]] = {}
-        for it in items:
-            by.setdefault(it.group, []).append(it)
-        return [audit_set(v, seed, margin) for v in by.values()]
-    present = sources.released_subtests(data)
-    audited = set()
-    for group_items in sources.visfactor_released(data, wanted):
-        audited.add(group_items[0].group.split("/")[1])
-        results.append(audit_set(group_items, seed, margin))
-    for subtest in present:
-        if (wanted is None or subtest in wanted) and subtest not in audited:
-            reason = NOT_AUDITED.get(f"visfactor/{subtest}")
-            if reason is None:
-                reason = (
-                    "numeric answer; auditable from the generators' scene metadata only"
-                    if subtest in METADATA_ONLY
-                    else "not yes/no rows with per-row images (one row per item, or open answers)"
-                )
-            results.append(not_audited(f"visfactor/{subtest}", "released", 0, reason))
+    with _progress(None, "reading", quiet) as bar:
+        for found in concepts.module(benchmark).released(data, wanted, layout, lambda: bar.update(1)):
+            results.append(
+                not_audited(found[0], "released", 0, found[1])
+                if isinstance(found, tuple)
+                else audit_set(found, seed, margin)
+            )
     return results

@@ -134,6 +134,22 @@ def macro(scores: Sequence[GroupScore]) -> GroupScore:
     )
 
 
+def mean_over_repeats(per_repeat: Sequence[GroupScore]) -> GroupScore:
+    """Mean accuracy over repeats; counts summed over repeats, items counted once (as the harnesses report)."""
+    if not per_repeat:
+        raise ValueError("mean_over_repeats() of no repeats")
+    first, n = per_repeat[0], len(per_repeat)
+    return GroupScore(
+        accuracy=sum(s.accuracy for s in per_repeat) / n,
+        lenient=sum(s.lenient for s in per_repeat) / n,
+        items=first.items,
+        rows=first.rows,
+        unparsed_rows=sum(s.unparsed_rows for s in per_repeat),
+        failed_requests=sum(s.failed_requests for s in per_repeat),
+        judge_errors=sum(s.judge_errors for s in per_repeat),
+    )
+
+
 def grouped(per_subtest: Mapping[str, GroupScore], key: Mapping[str, str | Sequence[str]]) -> dict[str, GroupScore]:
     """Macro scores of subtest sets, e.g. factors or domains (key: subtest -> group or groups)."""
     members: dict[str, list[GroupScore]] = defaultdict(list)

@@ -10,6 +10,7 @@ file to the model server.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from .errors import DataError
@@ -17,31 +18,57 @@ from .errors import DataError
 ENV_DATA_DIR = "COGVIS_DATA_DIR"
 
 
-def find_local(benchmark: str, candidates: tuple[str, ...], local_path: str | os.PathLike[str] | None = None) -> Path | None:
-    """The first existing local file for a benchmark, or None to use the hub.
+def locate(
+    benchmark: str,
+    holds: Callable[[Path], bool],
+    wanted: str,
+    local_path: str | os.PathLike[str] | None = None,
+    files: bool = False,
+) -> Path | None:
+    """Where a benchmark's local data is, by the one rule every loader follows; None: use the hub.
 
-    ``local_path`` (a file, a benchmark folder, or a data root holding
-    ``<benchmark>/``) wins over ``$COGVIS_DATA_DIR/<benchmark>/``. A local path
-    that is given but holds none of the candidate files is an error: silently
-    falling back to a download would hide the user's mistake.
+    1. ``local_path`` (from the harness's dataset arguments): the file itself where the loader reads single
+       files (``files``), else the first of ``local_path`` and ``local_path/<benchmark>`` that ``holds`` the data.
+    2. ``$COGVIS_DATA_DIR/<benchmark>`` when the variable is set.
+    3. None: the hub (a loader without a hub copy says so).
+
+    A local path or data root that is given but holds none of the data is an error (``wanted`` says what was
+    looked for): silently falling back to a download would hide the user's mistake.
     """
     if local_path is not None:
         path = Path(local_path).expanduser()
-        if path.is_file():
+        if files and path.is_file():
             return path
         for folder in (path, path / benchmark):
-            for name in candidates:
-                if (folder / name).is_file():
-                    return contained(folder / name, folder, str(folder / name), "file", None, "data file")
-        raise FileNotFoundError(f"{benchmark}: local path {str(path)!r} holds none of {list(candidates)} (nor {benchmark}/ with them)")
+            if folder.is_dir() and holds(folder):
+                return folder
+        raise FileNotFoundError(
+            f"{benchmark}: local path {str(path)!r} (nor its {benchmark}/): no {wanted} (it holds none of them)"
+        )
     root = os.environ.get(ENV_DATA_DIR)
     if root:
         folder = Path(root).expanduser() / benchmark
-        for name in candidates:
-            if (folder / name).is_file():
-                return contained(folder / name, folder, str(folder / name), "file", None, "data file")
-        raise FileNotFoundError(f"{benchmark}: ${ENV_DATA_DIR}={root!r} is set but {str(folder)!r} holds none of {list(candidates)}")
+        if folder.is_dir() and holds(folder):
+            return folder
+        raise FileNotFoundError(
+            f"{benchmark}: ${ENV_DATA_DIR}={root!r} is set but {str(folder)!r}: no {wanted} (it holds none of them)"
+        )
     return None
+
+
+def find_local(
+    benchmark: str, candidates: tuple[str, ...], local_path: str | os.PathLike[str] | None = None
+) -> Path | None:
+    """The first of the candidate files in the benchmark's local folder (:func:`locate`), or None to use the hub."""
+
+    def holds(folder: Path) -> bool:
+        return any((folder / n).is_file() for n in candidates)
+
+    found = locate(benchmark, holds, str(list(candidates)), local_path, files=True)
+    if found is None or found.is_file():  # the hub, or the file the user named
+        return found
+    name = next(n for n in candidates if (found / n).is_file())
+    return contained(found / name, found, str(found / name), "file", None, "data file")
 
 
 def contained(path: Path, root: Path, file: str, row: object, field: str | None, what: str) -> Path:

@@ -1,18 +1,16 @@
 """evalscope integration: importing this module registers our benchmarks and models.
 
-* ``visfactor`` replaces evalscope's shipped VisFactor (in the one order the
-  lazy registry allows: load the shipped entry, then assign a new meta);
-  ``visfactor_cot`` is the official CoT prompt variant.
+* every evalscope set of every registered benchmark (``Info.evalscope``); a set
+  named like a benchmark evalscope ships replaces the shipped one (in the one
+  order the lazy registry allows: load the shipped entry, then assign a new meta).
 * ``cogvis_oracle`` / ``cogvis_random`` model APIs (see ``.models``).
 
 Use it from Python (``import cogvis_tasks.evalscope`` then ``run_task(...)``) or
 through the installed import hook, which imports this module right after
-``evalscope`` so that the stock ``evalscope eval --datasets visfactor`` runs ours.
+``evalscope`` so that the stock ``evalscope eval --datasets <name>`` runs ours.
 """
 
 from __future__ import annotations
-
-import dataclasses
 
 from evalscope.api.registry import BENCHMARK_REGISTRY
 from evalscope.run import run_task
@@ -28,7 +26,7 @@ def register() -> None:
     global _REGISTERED
     if _REGISTERED:
         return
-    register_benchmarks(BENCHMARK_REGISTRY, dataclasses.replace)
+    register_benchmarks(BENCHMARK_REGISTRY)
     models.register()
     _REGISTERED = True
 

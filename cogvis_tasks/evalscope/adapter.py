@@ -15,7 +15,8 @@ import statistics
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, ClassVar, Optional
+from dataclasses import dataclass
+from typing import Any, Optional
 
 from evalscope.api.benchmark import VisionLanguageAdapter
 from evalscope.api.dataset import DatasetDict, build_dataset_dict_from_record_map
@@ -28,11 +29,12 @@ from evalscope.api.model import GenerateConfig, get_model
 
 from ..core import controls, judging
 from ..core import images as imgs
-from ..core.aggregate import GroupScore, RowResult, subtest_scores
+from ..core.aggregate import GroupScore, RowResult, mean_over_repeats, subtest_scores
+from ..core.contract import EvalscopeSet
 from ..core.identity import record_digest
 from ..core.sample import Sample, record_metadata
 from ..core.scoring import score_row
-from ..registry import benchmark
+from ..registry import benchmark, info
 
 #: Key of the message metadata that carries the sample (without images) to our baseline models.
 MESSAGE_KEY = "cogvis"
@@ -42,12 +44,20 @@ SUMMARY_SUBSET = "ALL"
 DIGEST_KEY = "cogvis_digest"
 
 
-class CogvisAdapter(VisionLanguageAdapter):
-    """Shared by our benchmarks; subclasses set the benchmark, variant and default source."""
+@dataclass(frozen=True)
+class Registered:
+    """What one evalscope benchmark of ours loads: the registry entry and its set (``Info.evalscope``)."""
 
-    benchmark_name: ClassVar[str] = ""
-    variant: ClassVar[str] = "direct"
-    hub_id: ClassVar[str] = ""
+    benchmark: str
+    spec: EvalscopeSet
+
+
+#: evalscope benchmark name -> what it loads (filled when ``benchmarks.register_benchmarks`` registers the metas).
+SETS: dict[str, Registered] = {}
+
+
+class CogvisAdapter(VisionLanguageAdapter):
+    """The adapter of every benchmark of ours: what to load follows from the meta's name (:data:`SETS`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -59,6 +69,27 @@ class CogvisAdapter(VisionLanguageAdapter):
         self._prefetch_lock = threading.Lock()
         if self._use_judge:  # reviews after all predictions, with judge calls started as each prediction lands
             self.use_batch_scoring = True
+
+    # --- which set ------------------------------------------------------------
+    @property
+    def _registered(self) -> Registered:
+        try:
+            return SETS[self.name]
+        except KeyError:
+            raise ValueError(f"evalscope benchmark {self.name!r} is none of cogvis_tasks' ({sorted(SETS)})") from None
+
+    @property
+    def benchmark_name(self) -> str:
+        return self._registered.benchmark
+
+    @property
+    def variant(self) -> str | None:
+        """The loader's ``variant``: a prompt condition, or a generated set's preset."""
+        return self._registered.spec.condition
+
+    @property
+    def hub_id(self) -> str:
+        return self._registered.spec.dataset_id
 
     # --- data -----------------------------------------------------------------
     def _local_path(self) -> Optional[str]:
@@ -89,8 +120,10 @@ class CogvisAdapter(VisionLanguageAdapter):
         return dataset, None
 
     def _sample_kwargs(self) -> dict[str, Any]:
-        """Benchmark-specific loader arguments (generated sets take seed and item count)."""
-        return {}
+        """The set's further loader arguments: fixed ones, and those from ``extra_params`` (generated sets:
+        seed, items)."""
+        params, spec = self.extra_params or {}, self._registered.spec
+        return {**{arg: params.get(name) for name, arg in spec.loader_params.items()}, **spec.loader_kwargs}
 
     def record_to_sample(self, record: dict[str, Any]) -> EsSample:
         sample = Sample.from_record(record)
@@ -182,10 +215,8 @@ class CogvisAdapter(VisionLanguageAdapter):
         judge = getattr(self._task_config, "judge", None)
         if judge is None or not judge.models:
             return False
-        bench = benchmark(self.benchmark_name)
-        if getattr(bench, "REQUIRES_JUDGE", False):
-            return True
-        return bool(getattr(bench, "LLM_EXTRACTION", False)) and str(judge.strategy) == "llm"
+        use = info(self.benchmark_name).judge
+        return use == "required" or (use == "optional" and str(judge.strategy) == "llm")
 
     def _judge_concurrency(self) -> int:
         """Judge calls in flight: ``concurrency`` in the judge model's ``model_args``, else the cogvis default."""
@@ -247,7 +278,7 @@ class CogvisAdapter(VisionLanguageAdapter):
         ]
         self._rows[subset] = per_repeat
         scores = [subtest_scores(rows)[subset] for rows in per_repeat]
-        out = _agg_scores(_mean_score(scores), "mean", {}, lenient=self._lenient)
+        out = _agg_scores(mean_over_repeats(scores), "mean", {}, lenient=self._lenient)
         if repeats > 1:
             values = [s.accuracy for s in scores]
             out.append(_agg("accuracy_std", "std", {}, statistics.stdev(values), scores[0].items))
@@ -279,7 +310,7 @@ class CogvisAdapter(VisionLanguageAdapter):
 
     @property
     def _lenient(self) -> bool:
-        return bool(getattr(benchmark(self.benchmark_name), "LENIENT", False))
+        return info(self.benchmark_name).lenient
 
     def _on_generate_report(self, scores: dict[str, list[AggScore]], model_name: str):  # type: ignore[override]
         if self._rows:
@@ -287,31 +318,19 @@ class CogvisAdapter(VisionLanguageAdapter):
             repeats = max(len(v) for v in self._rows.values())
             reports = [bench.build_report(r for rows in self._rows.values() for r in rows[min(k, len(rows) - 1)]) for k in range(repeats)]
             how, scope = getattr(reports[0], "OVERALL", ("macro_mean", {"scope": "subtests"}))
-            summary = _agg_scores(_mean_score([r.overall for r in reports]), how, scope, True, self._lenient)
+            summary = _agg_scores(mean_over_repeats([r.overall for r in reports]), how, scope, True, self._lenient)
             if repeats > 1:
                 values = [r.overall.accuracy for r in reports]
                 summary.append(_agg("accuracy_std", "std", scope, statistics.stdev(values), reports[0].overall.items))
             for dimension, groups in reports[0].dimensions().items():
                 for name in groups:
                     values = [r.dimensions()[dimension][name] for r in reports]
-                    summary.append(_agg("accuracy", "macro_mean", {dimension: name}, _mean_score(values).accuracy, values[0].items))
+                    value = mean_over_repeats(values).accuracy
+                    summary.append(_agg("accuracy", "macro_mean", {dimension: name}, value, values[0].items))
             for metric, dims, value, num in reports[0].extras() if repeats == 1 else []:
                 summary.append(_agg(metric, "sum" if metric.endswith(("_answers", "_calls", "_errors")) else "mean", dims, value, num))
             scores = {**scores, SUMMARY_SUBSET: summary}
         return super()._on_generate_report(scores, model_name)
-
-
-def _mean_score(scores: list[GroupScore]) -> GroupScore:
-    """Mean accuracy over repeats; counts are summed over repeats (items counted once)."""
-    n = len(scores)
-    return GroupScore(
-        accuracy=sum(s.accuracy for s in scores) / n,
-        lenient=sum(s.lenient for s in scores) / n,
-        items=scores[0].items,
-        rows=scores[0].rows,
-        unparsed_rows=sum(s.unparsed_rows for s in scores),
-        failed_requests=sum(s.failed_requests for s in scores),
-    )
 
 
 def _agg(metric: str, aggregation: str, dims: dict[str, str], value: float, num: int, **metadata: int) -> AggScore:

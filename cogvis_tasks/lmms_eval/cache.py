@@ -24,9 +24,9 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .. import registry
 from ..core.aggregate import request_failed
 from ..core.identity import record_digest
-from ..registry import BENCHMARKS
 
 #: Keys of a doc built by ``docs.process_docs`` (``docs.FEATURES``): how our docs are recognised.
 DOC_KEYS = frozenset({"id", "benchmark", "subtest", "item", "answer", "prompt", "images", "metadata"})
@@ -89,7 +89,7 @@ def install() -> bool:
 
 
 def is_our_doc(doc: Any) -> bool:
-    return isinstance(doc, Mapping) and DOC_KEYS <= doc.keys() and doc.get("benchmark") in BENCHMARKS
+    return isinstance(doc, Mapping) and DOC_KEYS <= doc.keys() and doc.get("benchmark") in registry.names()
 
 
 def item_digests(task_dict: Mapping[str, Any], requests: Sequence[Any]) -> dict[int, str]:

@@ -1,11 +1,12 @@
 """Make lmms-eval 0.7.x resolve our task names to our tasks when the user opts in.
 
 lmms-eval 0.7.3 indexes its built-in tasks first and keeps the first definition
-of a name, so its own ``visfactor`` silently shadows ours from any include path,
+of a name, so its own task of a name we also define silently shadows ours from any include path,
 and it adds ``LMMS_EVAL_PLUGINS`` task folders only after the CLI has built its
 task index. This layer wraps ``TaskManager.initialize_tasks`` so that, when the
 user opted in (``LMMS_EVAL_PLUGINS`` names ``cogvis_tasks``, or an include path
-is our tasks folder), our folder is indexed and wins for the names it defines.
+is our tasks folder), our folder (and that of other packages' benchmarks registered through our entry
+points, see ``yamlgen.plugin_folder``) is indexed and wins for the names it defines.
 Without the opt-in the index is exactly the stock one. The wrapper is installed
 only for the lmms-eval versions it was checked against.
 """
@@ -58,7 +59,7 @@ def install() -> bool:
     if not (lower <= _version()[:2] < upper):
         warnings.warn(
             f"cogvis_tasks: lmms-eval {metadata.version('lmms_eval')} is outside the checked range; "
-            "task names shared with lmms-eval built-ins (e.g. 'visfactor') may resolve to the built-ins",
+            "task names shared with lmms-eval built-ins may resolve to the built-ins",
             RuntimeWarning,
             stacklevel=2,
         )
@@ -68,6 +69,11 @@ def install() -> bool:
         index = current(self, include_path=include_path, include_defaults=include_defaults)
         if opted_in(include_path):
             index.update(self._get_task_and_group(str(TASKS_DIR)))
+            from .yamlgen import plugin_folder  # other packages' benchmarks (entry points), generated on first use
+
+            extra = plugin_folder()
+            if extra is not None:
+                index.update(self._get_task_and_group(str(extra)))
         return index
 
     setattr(initialize_tasks, _MARK, True)

@@ -26,14 +26,13 @@ import pyarrow as pa
 from lmms_eval.api.filter import Filter
 from PIL import Image
 
+from .. import registry
 from ..core import controls, judging
 from ..core.aggregate import GroupScore, RowResult, scores_by, subtest_scores
+from ..core.choices import distractor_analysis
 from ..core.errors import DataError
 from ..core.sample import record_metadata
 from ..core.scoring import score_row
-from ..minds_eye.report import distractor_analysis
-from ..minds_eye.tasks import COLOUR_MATCH
-from ..mme_cc.subtasks import BY_ID as MME_CC_SUBTASKS
 from ..registry import benchmark
 from .metrics import task_metrics
 
@@ -119,7 +118,7 @@ def process_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str,
 
 
 def _needs_judge(doc: Mapping[str, Any]) -> bool:
-    return record_metadata(doc).get("extractor") == "llm" or getattr(benchmark(doc["benchmark"]), "REQUIRES_JUDGE", False)
+    return record_metadata(doc).get("extractor") == "llm" or registry.info(doc["benchmark"]).judge == "required"
 
 
 #: Rows ``JudgePrefetch`` is scoring: (doc id, doc metadata, response) -> future row dict.
@@ -353,19 +352,12 @@ def _tagged(tag: str, wanted: str) -> Callable[[Sequence[Mapping[str, Any]]], fl
     return by_tag
 
 
-acc_easy, acc_medium, acc_hard, acc_complex = (_tagged("difficulty", d) for d in ("easy", "medium", "hard", "complex"))
-acc_algorithmic, acc_analogical, acc_deductive, acc_inductive, acc_spatial = (
-    _tagged("category", c) for c in ("algorithmic", "analogical", "deductive", "inductive", "spatial")
-)
-acc_image_options, acc_text_options = _tagged("option_type", "image"), _tagged("option_type", "text")
-
-
 class DimensionAccuracy(float):
-    """An MME-CC subtask accuracy that knows its dimension (SR, GR or VKR).
+    """A subtask accuracy that knows its dimension (the rows' ``dimension`` tag).
 
     lmms-eval gives a group function only its leaves' values and sizes, in no order it
     promises, and flattens nested groups; carrying the dimension on the value lets
-    ``mme_cc_macro`` average subtasks within dimensions, then dimensions, as the paper does.
+    ``mme_cc_macro`` average subtasks within dimensions, then dimensions (MME-CC's macro).
     It serialises as the plain float.
     """
 
@@ -378,13 +370,15 @@ class DimensionAccuracy(float):
 
 
 def mme_cc_accuracy(payloads: Sequence[Mapping[str, Any]]) -> float:
-    """Item accuracy of an MME-CC subtask (mean over repeats), tagged with its dimension."""
-    subtask = _per_repeat(payloads)[0][0].subtest
-    return DimensionAccuracy(accuracy(payloads), MME_CC_SUBTASKS[subtask].dimension)
+    """Item accuracy of a subtask (mean over repeats), carrying the dimension its rows are tagged with."""
+    first = _per_repeat(payloads)[0][0]
+    if not first.tags.get("dimension"):
+        raise ValueError(f"subtest {first.subtest!r}: rows carry no 'dimension' tag for the macro over dimensions")
+    return DimensionAccuracy(accuracy(payloads), first.tags["dimension"])
 
 
 def mme_cc_macro(metrics: Sequence[float], sizes: Sequence[int], weight_by_size: bool = False) -> float:
-    """Group aggregation for MME-CC: the unweighted mean over dimensions of the unweighted mean of their subtasks."""
+    """Group aggregation: the unweighted mean over dimensions of the unweighted mean of their subtasks."""
     del sizes, weight_by_size
     by_dim: dict[str, list[float]] = {}
     for value in metrics:
@@ -427,24 +421,33 @@ def _share(kind: str) -> Callable[[Sequence[Mapping[str, Any]]], float]:
     return share
 
 
+def _choice(kind: str, value: str, expected: bool) -> Callable[[Sequence[Mapping[str, Any]]], float]:
+    def share(payloads: Sequence[Mapping[str, Any]]) -> float:
+        analysis = distractor_analysis((r for rows in _per_repeat(payloads) for r in rows), kind)
+        if analysis is None:
+            return float("nan")
+        if expected:
+            return analysis.expected.get(value, 0.0) / analysis.wrong_answers
+        return analysis.shares().get(value, 0.0)
+
+    what = "expected under uniform choice among the wrong options" if expected else "observed"
+    share.__doc__ = f"Share of wrong answers choosing the {kind} {value!r} ({what})."
+    return share
+
+
 def __getattr__(name: str) -> Callable[[Sequence[Mapping[str, Any]]], float]:
-    """``share_<type>`` for any distractor type a task declares (released MT's, every generator's):
-    the task YAMLs name them, lmms-eval looks them up with getattr."""
+    """The metric functions the benchmarks' records declare, by the name the task YAMLs give them (lmms-eval
+    looks them up with getattr): tag accuracies (``acc_easy``), option-choice shares (``colour_lure``), and
+    ``share_<type>`` for any distractor type a task declares."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    if (tag := registry.tag_metrics().get(name)) is not None:
+        return _tagged(tag.tag, tag.value)
+    if (choice := registry.choice_metrics().get(name)) is not None:
+        return _choice(choice.kind, choice.value, choice.expected)
     if name.startswith("share_"):
         return _share(name.removeprefix("share_"))
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def colour_lure(payloads: Sequence[Mapping[str, Any]]) -> float:
-    """Share of wrong MC answers that chose an option painted in the net's colour."""
-    analysis = distractor_analysis((r for rows in _per_repeat(payloads) for r in rows), "colour")
-    return analysis.shares().get(COLOUR_MATCH, 0.0) if analysis else float("nan")
-
-
-def colour_lure_expected(payloads: Sequence[Mapping[str, Any]]) -> float:
-    """The colour-lure share expected if wrong answers chose uniformly among the wrong options."""
-    analysis = distractor_analysis((r for rows in _per_repeat(payloads) for r in rows), "colour")
-    return analysis.expected.get(COLOUR_MATCH, 0.0) / analysis.wrong_answers if analysis else float("nan")
 
 
 def total(metrics: Sequence[float], sizes: Sequence[int], weight_by_size: bool = False) -> float:

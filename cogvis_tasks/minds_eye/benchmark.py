@@ -11,13 +11,12 @@ from ..core.rng import rng_for
 from ..core.sample import Sample
 from . import data, judge, prompt
 from .extract import NONE, extract_choice
+from .info import INFO  # noqa: F401  (part of the benchmark surface)
 from .report import build_report, pooled_extras  # noqa: F401  (part of the benchmark surface)
 from .tasks import BY_ID, COLOUR_MATCH, COLOUR_OTHER, CORRECT, MT_CORRECT_TYPE, TASKS
 
 NAME = "minds_eye"
-LENIENT = False  # one reader: the rule-based letter extractor
-LLM_EXTRACTION = True  # the paper's protocol is available: a judge that only extracts the letter
-VARIANTS = prompt.CONDITIONS  # prompt conditions
+CONDITIONS = prompt.CONDITIONS
 #: Record fields carried into each sample for the reports (the scene stays behind: verifiers only).
 REPORTED_FIELDS = (
     "difficulty",
@@ -34,10 +33,10 @@ REPORTED_FIELDS = (
 )
 
 
-def sample_from_record(rec: data.Record, variant: str, benchmark: str = NAME) -> Sample:
+def sample_from_record(rec: data.Record, condition: str, benchmark: str = NAME) -> Sample:
     task = BY_ID[rec.task]
     meta: dict[str, object] = {
-        "variant": variant,
+        "variant": condition,  # the record key (part of an item's identity in harness caches)
         "task": rec.task,
         "key": rec.key,
         "letters": task.letters,
@@ -53,7 +52,7 @@ def sample_from_record(rec: data.Record, variant: str, benchmark: str = NAME) ->
         benchmark=benchmark,
         subtest=rec.task,
         item=sid,
-        prompt=(("image", 0), ("text", prompt.render(rec.question, task, variant))),
+        prompt=(("image", 0), ("text", prompt.render(rec.question, task, condition))),
         images=(rec.image,),
         answer=rec.answer,
         metadata=meta,
@@ -64,8 +63,8 @@ def samples(
     subtests: Iterable[str] | None = None, variant: str = prompt.DEFAULT, local_path: str | os.PathLike[str] | None = None
 ) -> list[Sample]:
     """The released items under one prompt condition (``variant``: one of ``prompt.CONDITIONS``)."""
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown Mind's Eye prompt condition {variant!r}; expected one of {VARIANTS}")
+    if variant not in CONDITIONS:
+        raise ValueError(f"unknown Mind's Eye prompt condition {variant!r}; expected one of {CONDITIONS}")
     wanted = None if subtests is None else [s.upper() for s in subtests]
     if wanted is not None and not set(wanted) <= set(BY_ID):
         raise ValueError(f"unknown Mind's Eye task(s) {sorted(set(wanted) - set(BY_ID))}; expected {[t.id for t in TASKS]}")

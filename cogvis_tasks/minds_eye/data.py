@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import images as imgs
-from ..core.datadir import ENV_DATA_DIR, contained
+from ..core.datadir import ENV_DATA_DIR, contained, locate
 from ..core.errors import DataError
 from ..core.utf8 import bad_field, open_text, printable
 from .tasks import BY_ID, TASKS, Task
@@ -42,16 +42,16 @@ class Record:
 
 def data_root(local_path: str | os.PathLike[str] | None = None) -> Path:
     """The folder holding the task folders: ``local_path`` (or its ``minds_eye/``), else $COGVIS_DATA_DIR/minds_eye."""
-    candidates: list[Path] = []
-    if local_path is not None:
-        candidates = [Path(local_path).expanduser(), Path(local_path).expanduser() / "minds_eye"]
-    elif os.environ.get(ENV_DATA_DIR):
-        candidates = [Path(os.environ[ENV_DATA_DIR]).expanduser() / "minds_eye"]
-    for folder in candidates:
-        if any((folder / t.folder / ANNOTATIONS).is_file() for t in TASKS):
-            return folder
-    where = [str(c) for c in candidates] or [f"${ENV_DATA_DIR}/minds_eye (unset)"]
-    raise FileNotFoundError(f"minds_eye: no task folder with {ANNOTATIONS} under {where}; expected e.g. mental_rotation/{ANNOTATIONS}")
+    wanted = f"task folder with {ANNOTATIONS} (e.g. mental_rotation/{ANNOTATIONS})"
+    def holds(folder: Path) -> bool:
+        return any((folder / t.folder / ANNOTATIONS).is_file() for t in TASKS)
+
+    found = locate("minds_eye", holds, wanted, local_path)
+    if found is None:
+        raise FileNotFoundError(
+            f"minds_eye has no hub copy: pass local_path or set ${ENV_DATA_DIR} (a root holding minds_eye/)"
+        )
+    return found
 
 
 def normalize_letter(value: Any, task: Task, file: str, key: str, field: str) -> str:

@@ -24,16 +24,15 @@ from types import ModuleType
 from ..core.generation import generate_items, generator_module, settings
 from ..core.sample import Sample
 from . import benchmark as released
-from . import data, prompt
+from . import data, info, prompt
 from .generators.base import DIFFICULTIES, GeneratedItem
-from .tasks import BY_ID, TASKS
+from .info import GENERATED_TASKS, MIXED, PRESETS, generated_info
+from .tasks import BY_ID
+
+INFO = generated_info()
 
 NAME = "minds_eye_gen"
-LENIENT = released.LENIENT
-LLM_EXTRACTION = released.LLM_EXTRACTION
-MIXED = "mixed"
-VARIANTS = (MIXED, *DIFFICULTIES)
-GENERATED_TASKS = tuple(t.id for t in TASKS)
+VARIANTS = PRESETS  # the name cli.py still reads
 
 score = released.score
 build_report = released.build_report
@@ -51,22 +50,22 @@ def generator(task: str) -> ModuleType:
 @functools.cache
 def distractor_types(task: str) -> tuple[str, ...]:
     """The distractor types a task's generator can put among the options (the report's share columns)."""
-    return tuple(generator(task).DISTRACTOR_TYPES)
+    return info.distractor_types(task)
 
 
-def difficulty_of(variant: str, index: int) -> str:
-    if variant == MIXED:
+def difficulty_of(preset: str, index: int) -> str:
+    if preset == MIXED:
         return DIFFICULTIES[index % len(DIFFICULTIES)]
-    if variant not in DIFFICULTIES:
-        raise ValueError(f"unknown difficulty {variant!r}; expected one of {VARIANTS}")
-    return variant
+    if preset not in DIFFICULTIES:
+        raise ValueError(f"unknown difficulty {preset!r}; expected one of {PRESETS}")
+    return preset
 
 
-def items(task: str, variant: str, seed: int, n: int | None = None) -> Iterator[GeneratedItem]:
+def items(task: str, preset: str, seed: int, n: int | None = None) -> Iterator[GeneratedItem]:
     """Items 0..n-1 of a task, one at a time (nothing is held)."""
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown difficulty {variant!r}; expected one of {VARIANTS}")
-    return generate_items(generator(task), lambda index: difficulty_of(variant, index), seed, n)
+    if preset not in PRESETS:
+        raise ValueError(f"unknown difficulty {preset!r}; expected one of {PRESETS}")
+    return generate_items(generator(task), lambda index: difficulty_of(preset, index), seed, n)
 
 
 def record_of(item: GeneratedItem, source: str) -> data.Record:
@@ -83,8 +82,8 @@ def samples(
 ) -> list[Sample]:
     """Samples of generated items for the given tasks (all eight by default), under one prompt condition."""
     del local_path  # generated in memory
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown variant {variant!r}; expected one of {VARIANTS}")
+    if variant not in PRESETS:
+        raise ValueError(f"unknown variant {variant!r}: the preset, one of {PRESETS}")
     if condition not in prompt.CONDITIONS:
         raise ValueError(f"unknown Mind's Eye prompt condition {condition!r}; expected one of {prompt.CONDITIONS}")
     seed, n = settings(seed, n)

@@ -5,32 +5,16 @@ against the other wrong options (df = 1) with per-item binomial tests."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..core.aggregate import GroupScore, RowResult, grouped, macro, scores_by, subtest_scores
+from ..core.choices import DistractorAnalysis, distractor_analysis  # noqa: F401  (re-exported)
 from ..core.stats import binomial_sf, chi_square, holm
+from ..report import cells
 from .extract import NONE
+from .info import DIMENSION_BY_DIFFICULTY
 from .tasks import BREAKDOWNS, BY_ID, COLOUR_MATCH, DESIGNATED_LURES
-
-
-@dataclass(frozen=True)
-class DistractorAnalysis:
-    """Wrong letter answers by the option type chosen, against uniform choice among the item's wrong options."""
-
-    wrong_answers: int
-    observed: dict[str, int]
-    expected: dict[str, float]
-    chi2: float
-    df: int
-    p_value: float
-
-    def shares(self) -> dict[str, float]:
-        return {t: (n / self.wrong_answers if self.wrong_answers else 0.0) for t, n in self.observed.items()}
-
-    def to_dict(self) -> dict[str, object]:
-        return {**self.__dict__, "shares": self.shares()}
 
 
 @dataclass(frozen=True)
@@ -125,6 +109,29 @@ class MindsEyeReport:
     def dimensions(self) -> dict[str, dict[str, GroupScore]]:
         return {"dimension": self.dimensions_, "difficulty": self.difficulty, **self.breakdowns}
 
+    def bootstrap_cells(self, tables: cells.Tables, items: cells.Items) -> dict[cells.CellKey, cells.Spec]:
+        """ART dimensions: macros over their tasks; difficulty and breakdowns: tagged items; overall: macro."""
+        out = cells.macro_cells(tables, "dimension", lambda s, g: g in BY_ID[s].dimensions)
+        out.update(cells.tagged_cells(tables, items, "difficulty", "difficulty"))
+        for title, tag in BREAKDOWNS.items():
+            out.update(cells.tagged_cells(tables, items, title, tag, several=True))
+        out[cells.OVERALL] = cells.MacroCell(cells.every_subtest(tables))
+        return out
+
+    def derived_cells(self, rows: Sequence[RowResult]) -> dict[cells.CellKey, tuple[cells.CellKey, ...]]:
+        """Accuracy per ART dimension at each difficulty level: the mean of its tasks' cells at that level."""
+        if not self.difficulty:
+            return {}
+        out: dict[cells.CellKey, tuple[cells.CellKey, ...]] = {}
+        levels = sorted({key.split("/", 1)[1] for key in self.difficulty}, key=cells.difficulty_rank)
+        for dim in self.dimensions_:
+            for level in levels:
+                members = tuple(("difficulty", f"{t}/{level}") for t in self.tasks if dim in BY_ID[t].dimensions)
+                members = tuple(m for m in members if m[1] in self.difficulty)
+                if members:
+                    out[(DIMENSION_BY_DIFFICULTY, f"{dim}/{level}")] = members
+        return out
+
     def extras(self) -> list[tuple[str, dict[str, str], float, int]]:
         """Summary rows beside the accuracies: 'none' answers and the distractor analysis."""
         rows: list[tuple[str, dict[str, str], float, int]] = [
@@ -164,27 +171,6 @@ class MindsEyeReport:
             "breakdowns": {t: {k: v.to_dict() for k, v in d.items()} for t, d in self.breakdowns.items()},
             "lures": [dict(t.__dict__) for t in self.lures],
         }
-
-
-def distractor_analysis(rows: Iterable[RowResult], kind: str = "type") -> DistractorAnalysis | None:
-    """Over wrong letter answers: the ``chosen_<kind>`` tag against ``wrong_<kind>s`` (option types, or MC colours)."""
-    observed: Counter[str] = Counter()
-    expected: Counter[str] = Counter()
-    wrong = 0
-    for r in rows:
-        chosen = r.tags.get(f"chosen_{kind}")
-        if not chosen:
-            continue
-        wrong += 1
-        observed[chosen] += 1
-        options = [t for t in r.tags.get(f"wrong_{kind}s", "").split(",") if t]
-        for t in options:
-            expected[t] += 1.0 / len(options)
-    if not wrong:
-        return None
-    types = sorted(set(observed) | set(expected))
-    stat, df, p = chi_square([observed[t] for t in types], [expected[t] for t in types])
-    return DistractorAnalysis(wrong, {t: observed[t] for t in types}, {t: expected[t] for t in types}, stat, df, p)
 
 
 def build_report(rows: Iterable[RowResult]) -> MindsEyeReport:

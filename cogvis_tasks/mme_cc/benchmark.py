@@ -9,31 +9,27 @@ from ..core.aggregate import RowResult, empty_reply, request_failed
 from ..core.rng import rng_for
 from ..core.sample import Sample
 from . import data, sandbagging
+from .info import CONDITION_NAMES as CONDITIONS
+from .info import DESCRIBE, INFO  # noqa: F401  (part of the benchmark surface)
 from .report import build_report  # noqa: F401  (part of the benchmark surface)
 from .scoring import judge_prompt, parse_judge, rule_credit
 from .subtasks import BY_ID, SUBTASKS
 
 NAME = "mme_cc"
-LENIENT = False
-REQUIRES_JUDGE = True
 JUDGE_ATTEMPTS = 2  # a malformed judge reply is asked once more before it counts as a judge error
-#: The paper's ablation (Table 5): describe the relevant image content first, then answer.
-DESCRIBE = "You should first describe the relevant content in the image according to the prompt, and then answer the question."
-#: Prompt conditions: the released prompt, and the released prompt followed (after a blank line) by DESCRIBE.
-#: After the question, so the model has read the task before it is told how to go about it.
-VARIANTS = ("default", "describe")
+#: DESCRIBE comes after the question, so the model has read the task before it is told how to go about it.
 
 
-def prompt_text(question: str, variant: str = "default") -> str:
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown MME-CC prompt condition {variant!r}; expected one of {VARIANTS}")
-    return question if variant == "default" else f"{question.rstrip()}\n\n{DESCRIBE}"
+def prompt_text(question: str, condition: str = "default") -> str:
+    if condition not in CONDITIONS:
+        raise ValueError(f"unknown MME-CC prompt condition {condition!r}; expected one of {CONDITIONS}")
+    return question if condition == "default" else f"{question.rstrip()}\n\n{DESCRIBE}"
 
 
-def sample_from_question(q: data.Question, variant: str = "default") -> Sample:
+def sample_from_question(q: data.Question, condition: str = "default") -> Sample:
     """Images first, then the text; the judge sees the released question whatever the prompt condition."""
     sid = f"{NAME}/{q.key}"
-    prompt = tuple(("image", k) for k in range(len(q.images))) + (("text", prompt_text(q.prompt, variant)),)
+    prompt = tuple(("image", k) for k in range(len(q.images))) + (("text", prompt_text(q.prompt, condition)),)
     return Sample(
         id=sid,
         benchmark=NAME,

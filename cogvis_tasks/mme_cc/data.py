@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import images as imgs
-from ..core.datadir import ENV_DATA_DIR, contained
+from ..core.datadir import contained, locate
 from ..core.errors import DataError
 from ..core.utf8 import bad_field, open_text
 from .subtasks import FILES, canonical
@@ -43,14 +43,12 @@ class Question:
 
 def root(local_path: str | os.PathLike[str] | None = None) -> tuple[Path, Path]:
     """(dataset root, the folder nothing may resolve outside of)."""
-    if local_path is not None:
-        path = Path(local_path).expanduser()
-        path = path / "mme_cc" if (path / "mme_cc").is_dir() else path
-        return path, path
-    env = os.environ.get(ENV_DATA_DIR)
-    if env:
-        path = Path(env).expanduser() / "mme_cc"
-        return path, path
+    def holds(folder: Path) -> bool:
+        return any((folder / name).is_file() for name in FILES)
+
+    found = locate("mme_cc", holds, str(sorted(FILES)), local_path)
+    if found is not None:
+        return found, found
     from huggingface_hub import snapshot_download
 
     snapshot = Path(snapshot_download(HF_DATASET_ID, repo_type="dataset"))

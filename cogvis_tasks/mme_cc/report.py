@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..core.aggregate import GroupScore, RowResult, grouped, macro, scores_by, subtest_scores
+from ..report import cells
 from .subtasks import BY_ID, DIMENSIONS
 
 
@@ -40,6 +41,11 @@ class MmeCcReport:
             ("rule_settled_share", {"scope": "all"}, self.rule_settled / n if n else 0.0, n),
             ("judge_errors", {"scope": "all"}, float(self.overall.judge_errors), n),
         ]
+
+    def bootstrap_cells(self, tables: cells.Tables, items: cells.Items) -> dict[cells.CellKey, cells.Spec]:
+        """The paper's macro: subtasks -> dimensions -> overall."""
+        dims = cells.macro_cells(tables, "dimension", lambda s, g: DIMENSIONS[BY_ID[s].dimension] == g)
+        return {**dims, cells.OVERALL: cells.MacroCell(tuple(("dimension", g) for g in tables.get("dimension", {})))}
 
     def to_dict(self) -> dict[str, object]:
         return {

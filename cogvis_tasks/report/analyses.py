@@ -29,13 +29,12 @@ import numpy as np
 
 from ..core import controls
 from ..core.scoring import RESPONSE_CHARS
-from ..visualpuzzles.report import HUMAN_PERCENTILES
 from . import cells
 from .layout import DASH, Table, pct, score
 from .readers import ReportInputError
 from .references import generated
 from .reliability import alpha_over_subtests
-from .tables import ModelResult, Report, Section
+from .tables import ModelResult, Report, Section, table_title
 
 #: Bootstrap resamples of the models for a correlation's CI.
 CORRELATION_RESAMPLES = 1000
@@ -180,19 +179,20 @@ def controls_table(report: Report, section: Section) -> Table | None:
 
 
 def human_percentile_table(section: Section) -> Table | None:
-    """VisualPuzzles: human 5th/50th/95th percentiles per category beside every model's better prompt condition."""
-    if section.family != "visualpuzzles" or generated(section.benchmark) or not section.groups("category"):
+    """Human 5th/50th/95th percentiles per category (VisualPuzzles) beside every model's better prompt condition."""
+    percentiles = section.info.human_percentiles
+    if not percentiles or generated(section.benchmark) or not section.groups("category"):
         return None
     best = {m.label: next((e[1]["variant"] for e in m.extras if e[0] == "best_of"), None) for m in section.models}
     header = ["category", "human 5th", "human median", "human 95th"] + [f"{m.label} ({best[m.label] or '?'})" for m in section.models]
     rows = []
-    for category, (p5, p50, p95) in HUMAN_PERCENTILES.items():
+    for category, (p5, p50, p95) in percentiles.items():
         row = [category, pct(p5), pct(p50), pct(p95)]
         for m in section.models:
             cell = m.overall if category == "overall" else m.cell("category", f"{best[m.label]}/{category}")
             row.append(score(cell))
         rows.append(row)
-    return Table("Human percentiles per category (VisualPuzzles paper, Table 2) beside each model", header, rows)
+    return Table(table_title(section.info, "human_percentiles"), header, rows)
 
 
 def _item_lengths(m: ModelResult) -> tuple[list[float], list[float]]:
@@ -224,8 +224,8 @@ def length_table(section: Section, seed: int) -> Table | None:
 
 
 def subtest_correlation_table(section: Section) -> Table | None:
-    """VisFactor: Pearson r between subtests across models (the heatmap's numbers)."""
-    if section.family != "visfactor" or len(section.models) < MIN_MODELS:
+    """Pearson r between subtests across models (the heatmap's numbers), where the benchmark asks for it (VisFactor)."""
+    if not section.info.subtest_correlation or len(section.models) < MIN_MODELS:
         return None
     subtests = [g for g in section.groups(cells.SUBTEST) if all(m.cell(cells.SUBTEST, g) for m in section.models)]
     if len(subtests) < 2:

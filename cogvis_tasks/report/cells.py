@@ -12,10 +12,12 @@ function of an item-weight matrix (one row per resample):
   leaves out groups with no items.
 * ``MaxCell``: the best of other cells (VisualPuzzles' best-of overall).
 
-Before any of it is used, every cell is evaluated on the original sample and compared
-with ``build_report``'s value (and item count); if one differs, or a report type is not
-described here, the CIs come from ``build_report`` on every resample instead (exact,
-slower), so a change to a benchmark's aggregation can never silently skew the CIs.
+Each report type describes its own cells (``bootstrap_cells(tables, items)``, built with the
+helpers here) and any derived ones (``derived_cells(rows)``). Before any of it is used, every
+cell is evaluated on the original sample and compared with ``build_report``'s value (and item
+count); if one differs, or a report type describes none, the CIs come from ``build_report`` on
+every resample instead (exact, slower, and said in the report's method note), so a change to a
+benchmark's aggregation can never silently skew the CIs.
 """
 
 from __future__ import annotations
@@ -30,23 +32,11 @@ import numpy as np
 
 from ..core.aggregate import GroupScore, RowResult, subtest_scores
 from ..core.scoring import CHANCE as CHANCE_TAG
-from ..minds_eye.report import MindsEyeReport
-from ..minds_eye.tasks import BREAKDOWNS as MINDS_EYE_BREAKDOWNS
-from ..minds_eye.tasks import BY_ID as MINDS_EYE_TASKS
-from ..mme_cc.report import MmeCcReport
-from ..mme_cc.subtasks import BY_ID as MME_CC_SUBTASKS
-from ..mme_cc.subtasks import DIMENSIONS as MME_CC_DIMENSIONS
-from ..visfactor.report import VisFactorReport
-from ..visfactor.subtests import BY_ID as VISFACTOR_SUBTESTS
-from ..visualpuzzles.report import CROSS as VP_CROSS
-from ..visualpuzzles.report import VisualPuzzlesReport
 from .bootstrap import Resamples, Stratum
 
 CellKey = tuple[str, str]  # (table, group)
 OVERALL: CellKey = ("overall", "overall")
 SUBTEST = "subtest"
-#: A derived table: Mind's Eye accuracy per ART dimension at each difficulty level.
-DIMENSION_BY_DIFFICULTY = "dimension by difficulty"
 TOLERANCE = 1e-9
 
 
@@ -152,19 +142,9 @@ def report_values(report: Any, rows: Sequence[RowResult]) -> dict[CellKey, float
 
 
 def derived_cells(report: Any, rows: Sequence[RowResult]) -> dict[CellKey, tuple[CellKey, ...]]:
-    """Cells shown beside the report's own: macros over its cells (Mind's Eye dimension x difficulty)."""
-    if not isinstance(report, MindsEyeReport) or not report.difficulty:
-        return {}
-    out: dict[CellKey, tuple[CellKey, ...]] = {}
-    levels = sorted({key.split("/", 1)[1] for key in report.difficulty}, key=difficulty_rank)
-    dimensions = [d for d in report.dimensions_]
-    for dim in dimensions:
-        for level in levels:
-            members = tuple(("difficulty", f"{t}/{level}") for t in report.tasks if dim in MINDS_EYE_TASKS[t].dimensions)
-            members = tuple(m for m in members if m[1] in report.difficulty)
-            if members:
-                out[(DIMENSION_BY_DIFFICULTY, f"{dim}/{level}")] = members
-    return out
+    """Cells shown beside the report's own: macros over its cells (the report type says which, if any)."""
+    derive = getattr(report, "derived_cells", None)
+    return derive(rows) if derive is not None else {}
 
 
 DIFFICULTY_ORDER = ("easy", "medium", "normal", "complex", "hard")
@@ -178,51 +158,17 @@ def difficulty_rank(level: str) -> tuple[int, str]:
 # --- vectorised cells -----------------------------------------------------------------------------
 
 
+Tables = Mapping[str, Mapping[str, GroupScore]]
+
+
 def specs_for(report: Any, rows: Sequence[RowResult], items: Items) -> dict[CellKey, Spec | None]:
-    """A spec for every cell of the report (None where this module does not describe it)."""
+    """A spec for every cell of the report (None where its report type does not describe it)."""
     tables = report_tables(report, rows)
     subs = items.subtests
     specs: dict[CellKey, Spec | None] = {(SUBTEST, s): ItemsCell(subs == s) for s in tables[SUBTEST]}
-    every = tuple((SUBTEST, s) for s in tables[SUBTEST])
-
-    def tagged(table: str, tag: str, several: bool = False) -> None:
-        """Cells "<subtest>/<value>" of one tag; ``several``: the tag holds comma-joined values, each a group."""
-        for group in tables.get(table, {}):
-            subtest, _, value = group.partition("/")
-            def hit(t: Mapping[str, str], value: str = value) -> bool:
-                return value in t.get(tag, "").split(",") if several else t.get(tag) == value
-
-            mask = np.array([s == subtest and hit(t) for s, t in zip(subs, items.tags, strict=True)], dtype=bool)
-            specs[(table, group)] = ItemsCell(mask)
-
-    def macro(table: str, member_of: Callable[[str, str], bool]) -> None:
-        for group in tables.get(table, {}):
-            specs[(table, group)] = MacroCell(tuple(m for m in every if member_of(m[1], group)))
-
-    if isinstance(report, VisFactorReport):
-        macro("factor", lambda s, g: VISFACTOR_SUBTESTS[s].factor == g)
-        macro("domain", lambda s, g: VISFACTOR_SUBTESTS[s].domain == g)
-        specs[OVERALL] = MacroCell(every)
-    elif isinstance(report, MindsEyeReport):
-        macro("dimension", lambda s, g: g in MINDS_EYE_TASKS[s].dimensions)
-        tagged("difficulty", "difficulty")
-        for title, tag in MINDS_EYE_BREAKDOWNS.items():
-            tagged(title, tag, several=True)
-        specs[OVERALL] = MacroCell(every)
-    elif isinstance(report, VisualPuzzlesReport):
-        for table in tables:
-            if table in VP_CROSS:
-                first, second = VP_CROSS[table]
-                for group in tables[table]:
-                    condition, a, b = group.split("/", 2)
-                    hits = [s == condition and t.get(first) == a and t.get(second) == b for s, t in zip(subs, items.tags, strict=True)]
-                    specs[(table, group)] = ItemsCell(np.array(hits, dtype=bool))
-            elif table != SUBTEST:
-                tagged(table, table)
-        specs[OVERALL] = MaxCell(every)
-    elif isinstance(report, MmeCcReport):  # the paper's macro: subtasks -> dimensions -> overall
-        macro("dimension", lambda s, g: MME_CC_DIMENSIONS[MME_CC_SUBTASKS[s].dimension] == g)
-        specs[OVERALL] = MacroCell(tuple(("dimension", g) for g in tables.get("dimension", {})))
+    own = getattr(report, "bootstrap_cells", None)
+    if own is not None:
+        specs.update(own(tables, items))
     for table, groups in tables.items():
         for group in groups:
             specs.setdefault((table, group), None)
@@ -230,6 +176,41 @@ def specs_for(report: Any, rows: Sequence[RowResult], items: Items) -> dict[Cell
     for key, members in derived_cells(report, rows).items():
         specs[key] = MacroCell(members)
     return specs
+
+
+def every_subtest(tables: Tables) -> tuple[CellKey, ...]:
+    return tuple((SUBTEST, s) for s in tables[SUBTEST])
+
+
+def macro_cells(tables: Tables, table: str, member_of: Callable[[str, str], bool]) -> dict[CellKey, Spec]:
+    """Cells of ``table`` that are unweighted means over the subtests ``member_of(subtest, group)`` selects."""
+    every = every_subtest(tables)
+    return {(table, g): MacroCell(tuple(m for m in every if member_of(m[1], g))) for g in tables.get(table, {})}
+
+
+def tagged_cells(tables: Tables, items: Items, table: str, tag: str, several: bool = False) -> dict[CellKey, Spec]:
+    """Cells "<subtest>/<value>" of one row tag; ``several``: the tag holds comma-joined values, each a group."""
+    out: dict[CellKey, Spec] = {}
+    for group in tables.get(table, {}):
+        subtest, _, value = group.partition("/")
+
+        def hit(t: Mapping[str, str], value: str = value) -> bool:
+            return value in t.get(tag, "").split(",") if several else t.get(tag) == value
+
+        mask = np.array([s == subtest and hit(t) for s, t in zip(items.subtests, items.tags, strict=True)], dtype=bool)
+        out[(table, group)] = ItemsCell(mask)
+    return out
+
+
+def cross_cells(tables: Tables, items: Items, table: str, first: str, second: str) -> dict[CellKey, Spec]:
+    """Cells "<subtest>/<first value>/<second value>" of two row tags."""
+    out: dict[CellKey, Spec] = {}
+    for group in tables.get(table, {}):
+        subtest, a, b = group.split("/", 2)
+        pairs = zip(items.subtests, items.tags, strict=True)
+        hits = [s == subtest and t.get(first) == a and t.get(second) == b for s, t in pairs]
+        out[(table, group)] = ItemsCell(np.array(hits, dtype=bool))
+    return out
 
 
 def _nanmean(stack: np.ndarray) -> np.ndarray:

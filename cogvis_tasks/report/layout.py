@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .readers import LMMS_EVAL
-from .references import HUMAN_OVERALL, generated
+from .references import generated
 from .tables import Cell, Report, Section, table_title
 
 DASH = "–"
@@ -52,13 +52,13 @@ def intro(report: Report) -> list[str]:
 def section_intro(section: Section) -> list[str]:
     lines = [f"Benchmark {section.benchmark}; models: {', '.join(m.label for m in section.models)}."]
     if section.human_overall is not None:
-        what = HUMAN_OVERALL[section.family][1]
+        what = section.info.human_note
         lines.append(f"Human baseline: {pct(section.human_overall)}% ({what}).")
     elif generated(section.benchmark):
         lines.append("Generated items: no human baseline was measured on them.")
     alpha = section.alpha
     if alpha.value is not None:
-        paper = " (the VisFactor paper reports 0.94 over its models)" if section.family == "visfactor" else ""
+        paper = section.info.alpha_note
         lines.append(
             f"Cronbach's alpha over {len(alpha.subtests)} subtests with {len(alpha.models)} models as subjects "
             f"({', '.join(alpha.models)}): {alpha.value:.3f}{paper}."
@@ -120,7 +120,7 @@ def group_tables(section: Section) -> list[Table]:
             if with_human:
                 row.append(pct(ref.human if ref else None))
             rows.append(row + [score(c) for c in found[g]])
-        out.append(Table(table_title(section.family, table), header, rows))
+        out.append(Table(table_title(section.info, table), header, rows))
     return out
 
 

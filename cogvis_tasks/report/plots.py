@@ -1,8 +1,9 @@
 """The report's figures, as PNG bytes (matplotlib, Agg backend).
 
-One figure per evaluation, chosen by benchmark family: the VisFactor factor profile,
-Mind's Eye accuracy against difficulty per ART dimension, VisualPuzzles per category
-and MME-CC per dimension (other benchmarks: per subtest). Every figure has a title,
+One figure per evaluation, the first of the benchmark's record (``Info.figures``) whose table the
+section has (e.g. the VisFactor factor profile, Mind's Eye accuracy against difficulty per ART
+dimension; none applies: accuracy per subtest), plus a correlation heatmap where the record asks
+for one and there are enough models. Every figure has a title,
 axis labels, 95% CI error bars, a chance line and the human baseline where one exists.
 PNG bytes are deterministic: no software/date metadata, fixed size and DPI, the
 bundled DejaVu font, so the same input gives byte-identical files.
@@ -23,6 +24,7 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
+from ..core.contract import Figure as FigureSpec  # noqa: E402
 from . import cells  # noqa: E402
 from .tables import Cell, ModelResult, Section  # noqa: E402
 
@@ -50,25 +52,16 @@ def drawn(section: Section) -> list[tuple[str, str, Figure]]:
     """(file name, title, figure) of each figure of a section, not yet rendered (the caller closes them)."""
     if not section.models:
         return []
+    specs = section.info.figures
     with plt.rc_context(RC):
-        family = section.family
-        if family == "visfactor" and section.groups("factor"):
-            kind, (fig, title) = "factors", _bars(section, "factor", "VisFactor factor profile", "factor", horizontal=True)
-        elif family == "minds_eye" and section.groups(cells.DIMENSION_BY_DIFFICULTY):
-            kind, (fig, title) = "difficulty", _difficulty(section)
-        elif family == "minds_eye" and section.groups("dimension"):
-            kind, (fig, title) = "dimensions", _bars(section, "dimension", "Mind's Eye accuracy per ART dimension", "ART dimension")
-        elif family == "visualpuzzles" and section.groups("category"):
-            kind, (fig, title) = "categories", _per_condition(section, "category")
-        elif family == "mme_cc" and section.groups("dimension"):
-            kind, (fig, title) = "dimensions", _bars(section, "dimension", "MME-CC accuracy per dimension", "dimension")
-        else:
-            kind, (fig, title) = "subtests", _bars(section, cells.SUBTEST, "Accuracy per subtest", "subtest")
-        out = [(f"{section.evaluation}_{kind}.png", title, fig)]
-        if family == "visfactor" and len(section.models) >= 3:
-            heat = _correlation_heatmap(section)
-            if heat is not None:
-                out.append((f"{section.evaluation}_subtest_correlation.png", heat[1], heat[0]))
+        spec = next((f for f in specs if f.kind != "correlation" and section.groups(f.table)), PER_SUBTEST)
+        fig, title = DRAW[spec.kind](section, spec)
+        out = [(f"{section.evaluation}_{spec.file}.png", title, fig)]
+        for spec in specs:
+            if spec.kind == "correlation" and len(section.models) >= spec.min_models:
+                heat = _correlation_heatmap(section)
+                if heat is not None:
+                    out.append((f"{section.evaluation}_{spec.file}.png", heat[1], heat[0]))
         return out
 
 
@@ -155,22 +148,24 @@ def _legend(ax: Axes) -> None:
     ax.legend(handles, names, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
 
 
-def _bars(section: Section, table: str, title: str, axis: str, horizontal: bool = False) -> tuple[Figure, str]:
+def _bars(section: Section, spec: FigureSpec) -> tuple[Figure, str]:
+    table, horizontal = spec.table, spec.horizontal
     groups = section.groups(table)
     n = len(groups) * max(1, len(section.models))
     size = (8.0, max(3.0, 0.18 * n + 1.2)) if horizontal else (max(6.0, 0.25 * n + 2.0), 4.2)
     fig, ax = plt.subplots(figsize=size)
     _draw_grouped(ax, section, table, groups, horizontal)
-    title = f"{title} ({section.evaluation})"
+    title = f"{spec.title} ({section.evaluation})"
     ax.set_title(title)
     (ax.set_xlabel if horizontal else ax.set_ylabel)("accuracy (%), 95% CI over items")
-    (ax.set_ylabel if horizontal else ax.set_xlabel)(axis)
+    (ax.set_ylabel if horizontal else ax.set_xlabel)(spec.axis)
     _legend(ax)
     return fig, title
 
 
-def _per_condition(section: Section, tag: str) -> tuple[Figure, str]:
-    """VisualPuzzles: one panel per prompt condition, bars per category."""
+def _per_condition(section: Section, spec: FigureSpec) -> tuple[Figure, str]:
+    """One panel per prompt condition (groups "<condition>/<value>"), bars per value (VisualPuzzles' categories)."""
+    tag = spec.table
     keys = section.groups(tag)
     conditions = list(dict.fromkeys(k.split("/", 1)[0] for k in keys))
     fig, axes = plt.subplots(1, len(conditions), figsize=(4.2 * len(conditions) + 1.5, 4.2), sharey=True, squeeze=False)
@@ -180,7 +175,7 @@ def _per_condition(section: Section, tag: str) -> tuple[Figure, str]:
         ax.set_title(f"prompt: {condition}")
         ax.set_xlabel(tag)
     axes[0][0].set_ylabel("accuracy (%), 95% CI over items")
-    title = f"VisualPuzzles accuracy per {tag} ({section.evaluation})"
+    title = f"{spec.title} ({section.evaluation})"
     fig.suptitle(title)
     _legend(axes[0][-1])
     return fig, title
@@ -199,9 +194,10 @@ def _level_labels(section: Section, table: str, groups: Sequence[str]) -> list[s
     return [f"{level}\n{names}" for level, names in zip(levels, wrapped, strict=True)]
 
 
-def _difficulty(section: Section) -> tuple[Figure, str]:
-    """Mind's Eye: accuracy against difficulty level, one panel per ART dimension, a line per model."""
-    table = cells.DIMENSION_BY_DIFFICULTY
+def _difficulty(section: Section, spec: FigureSpec) -> tuple[Figure, str]:
+    """Accuracy against difficulty level (groups "<group>/<level>"), one panel per group of ``spec.axis``
+    (Mind's Eye: per ART dimension), a line per model."""
+    table = spec.table
     keys = section.groups(table)
     dims = list(dict.fromkeys(k.split("/", 1)[0] for k in keys))
     panels = [(dim, [k for k in keys if k.split("/", 1)[0] == dim]) for dim in dims]
@@ -223,7 +219,7 @@ def _difficulty(section: Section) -> tuple[Figure, str]:
             ax.errorbar(shifted, values, yerr=errs, marker="o", capsize=3, color=COLORS[k % len(COLORS)], label=m.label, zorder=3)
         chance = [_pct(c) for c in _reference_levels(section, table, groups, "chance")]
         ax.plot(xs, chance, **CHANCE_STYLE, label="chance", zorder=2)
-        human = section.models[0].cell("dimension", dim)
+        human = section.models[0].cell(spec.axis, dim)
         if human is not None and human.human is not None:
             ax.axhline(100 * human.human, **HUMAN_STYLE, label="human (dimension, all levels)", zorder=1)
         ax.set_xticks(xs, labels[dim])
@@ -233,7 +229,7 @@ def _difficulty(section: Section) -> tuple[Figure, str]:
         ax.set_title(dim)
         ax.set_xlabel("difficulty")
     axes[0][0].set_ylabel("accuracy (%), 95% CI over items")
-    title = f"Mind's Eye accuracy by difficulty per ART dimension ({section.evaluation})"
+    title = f"{spec.title} ({section.evaluation})"
     fig.suptitle(title)
     _legend(axes[0][-1])
     return fig, title
@@ -257,3 +253,8 @@ def _correlation_heatmap(section: Section) -> tuple[Figure, str] | None:
     title = f"Inter-subtest correlation over {len(section.models)} models ({section.evaluation})"
     ax.set_title(title)
     return fig, title
+
+
+#: The figure where the benchmark's record names none that applies.
+PER_SUBTEST = FigureSpec("bars", cells.SUBTEST, "Accuracy per subtest", "subtest", "subtests")
+DRAW = {"bars": _bars, "per_condition": _per_condition, "difficulty": _difficulty}

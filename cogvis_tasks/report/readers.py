@@ -13,8 +13,8 @@ and no re-scoring:
   failed (``--ignore-errors``); their rows are restored as failed rows, as our adapter
   scores them, from the gaps in the sample indices.
 
-An evaluation is named as evalscope names its dataset (``visfactor_cot``, ``minds_eye_hint``,
-``visualpuzzles``); for lmms-eval that is the task name without its subtest suffix, so the
+An evaluation is named as evalscope names its dataset (a benchmark's evalscope set, e.g. ``<name>_cot``);
+for lmms-eval that is the task name without its subtest suffix, so the
 same evaluation run in both harnesses lands in the same report section.
 """
 
@@ -30,10 +30,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import registry
 from .. import tasks as task_folder
 from ..core import controls
 from ..core.aggregate import RowResult, subtest_scores
-from ..registry import BENCHMARKS
+from ..lmms_eval import yamlgen
 
 LMMS_EVAL, EVALSCOPE = "lmms-eval", "evalscope"
 ROW_FIELDS = ("subtest", "item", "correct", "lenient_correct", "parsed", "failed")
@@ -73,14 +74,21 @@ class Run:
     notes: list[str] = field(default_factory=list)
 
 
+def _manifests() -> list[str]:
+    """The manifests of our lmms-eval task folders, and those of other packages' benchmarks (rendered in memory)."""
+    ours = [p.read_text(encoding="utf-8") for p in sorted(Path(task_folder.__file__).parent.glob("*/_manifest.json"))]
+    theirs = yamlgen.render(yamlgen.third_party()) if yamlgen.third_party() else {}
+    return ours + [text for path, text in sorted(theirs.items()) if path.endswith("/_manifest.json")]
+
+
 def lmms_tasks() -> dict[str, TaskInfo]:
     """Every leaf task of our lmms-eval task folders, from their manifests."""
     out: dict[str, TaskInfo] = {}
-    for manifest in sorted(Path(task_folder.__file__).parent.glob("*/_manifest.json")):
-        for task, entries in json.loads(manifest.read_text(encoding="utf-8")).items():
+    for manifest in _manifests():
+        for task, entries in json.loads(manifest).items():
             spec = entries[0]
             subtests = json.loads(spec["subtests"]) if spec.get("subtests") else []
-            if len(subtests) != 1 or spec["benchmark"] not in BENCHMARKS:
+            if len(subtests) != 1 or spec["benchmark"] not in registry.names():
                 continue
             suffix = "_" + subtests[0].lower()
             evaluation = task[: -len(suffix)] if task.endswith(suffix) else task
@@ -414,9 +422,12 @@ def _review_benchmark(review: Mapping[str, Any], path: Path, line: int) -> str:
         name = str(review["messages"][0]["metadata"]["cogvis"]["benchmark"])
     except (KeyError, IndexError, TypeError):
         raise ReportInputError(path, "review lacks the carried cogvis sample", line, "messages[0].metadata.cogvis.benchmark") from None
-    if name not in BENCHMARKS:
+    if name not in registry.names():
         raise ReportInputError(
-            path, f"unknown benchmark {name!r}; known: {sorted(BENCHMARKS)}", line, "messages[0].metadata.cogvis.benchmark"
+            path,
+            f"unknown benchmark {name!r}; known: {sorted(registry.names())}",
+            line,
+            "messages[0].metadata.cogvis.benchmark",
         )
     return name
 

@@ -21,40 +21,18 @@ from typing import Any
 
 import numpy as np
 
-from ..core.aggregate import GroupScore
-from ..registry import BENCHMARKS, benchmark
+from .. import registry
+from ..core.aggregate import GroupScore, mean_over_repeats
+from ..core.contract import Info
+from ..registry import benchmark
 from . import bootstrap, cells, references
 from .readers import Run, read_runs
 from .reliability import Alpha, alpha_over_subtests
 
-#: Display names of the tables, by benchmark family (the subtest table is named as each paper names it).
-TABLE_TITLES: dict[str, dict[str, str]] = {
-    "visfactor": {"subtest": "Subtests", "factor": "Factors", "domain": "Domains"},
-    "minds_eye": {
-        "subtest": "Tasks",
-        "dimension": "ART dimensions",
-        "difficulty": "Task by difficulty",
-        "rotation_axis": "MT by rotation axis (an item counts under every axis it turns about)",
-        "rotation_angle": "MT by rotation angle (an item counts under each of its angles)",
-        "fold_type": "PF by fold type",
-        "concept": "VCS by concept",
-    },
-    "visualpuzzles": {
-        "subtest": "Prompt conditions",
-        "category": "Category (per prompt condition)",
-        "difficulty": "Difficulty (per prompt condition)",
-        "option_type": "Option type (per prompt condition)",
-        "category_x_difficulty": "Category by difficulty (per prompt condition; the paper's Figures 10-11)",
-        "option_type_x_difficulty": "Option type by difficulty (per prompt condition; the paper's Figure 12)",
-    },  # fmt: skip
-    "mme_cc": {"subtest": "Subtasks", "dimension": "Dimensions"},
-}
 
-
-def table_title(family: str, table: str) -> str:
-    if table == cells.DIMENSION_BY_DIFFICULTY:
-        return "ART dimension by difficulty (mean over the dimension's tasks)"
-    return TABLE_TITLES.get(family, {}).get(table, table.replace("_", " ").capitalize())
+def table_title(info: Info, table: str) -> str:
+    """A table's display name: the benchmark's (the subtest table is named as each paper names it), else its key."""
+    return info.table_titles.get(table, table.replace("_", " ").capitalize())
 
 
 @dataclass(frozen=True)
@@ -107,6 +85,10 @@ class Section:
     def family(self) -> str:
         return references.family(self.benchmark)
 
+    @property
+    def info(self) -> Info:
+        return registry.info(self.benchmark)
+
     def table_names(self) -> list[str]:
         names: dict[str, None] = {}
         for m in self.models:
@@ -117,7 +99,7 @@ class Section:
         groups: dict[str, None] = {}
         for m in self.models:
             groups.update(dict.fromkeys(c.group for c in m.tables.get(table, [])))
-        if table in (cells.DIMENSION_BY_DIFFICULTY, "difficulty"):
+        if table == "difficulty" or table.endswith(" by difficulty"):  # "<group>/<level>": levels by difficulty
             return sorted(groups, key=lambda g: (g.split("/")[0], cells.difficulty_rank(g.split("/")[-1])))
         return list(groups)
 
@@ -156,7 +138,7 @@ def build(run_dirs: Sequence[str], resamples: int = bootstrap.DEFAULT_RESAMPLES,
     by_evaluation: dict[str, list[Run]] = defaultdict(list)
     for run in runs:
         by_evaluation[run.evaluation].append(run)
-    order = list(BENCHMARKS)
+    order = list(registry.names())
     sections = []
     for evaluation in sorted(by_evaluation, key=lambda e: (order.index(by_evaluation[e][0].benchmark), e)):
         group = by_evaluation[evaluation]
@@ -179,21 +161,6 @@ def section_alpha(results: Sequence[ModelResult]) -> Alpha:
     return alpha_over_subtests([(name, {c.group: c.accuracy for c in m.tables[cells.SUBTEST]}) for name, m in first.items()])
 
 
-def _mean_scores(per_repeat: Sequence[GroupScore]) -> GroupScore:
-    """Mean accuracy over repeats; counts summed over repeats, items counted once (as the harnesses report)."""
-    first = per_repeat[0]
-    n = len(per_repeat)
-    return GroupScore(
-        accuracy=sum(s.accuracy for s in per_repeat) / n,
-        lenient=sum(s.lenient for s in per_repeat) / n,
-        items=first.items,
-        rows=first.rows,
-        unparsed_rows=sum(s.unparsed_rows for s in per_repeat),
-        failed_requests=sum(s.failed_requests for s in per_repeat),
-        judge_errors=sum(s.judge_errors for s in per_repeat),
-    )
-
-
 def model_result(label: str, run: Run, resamples: int, seed: int) -> ModelResult:
     """Every table of one run: ``build_report``'s numbers, bootstrap CIs, chance and human levels, counts, notes."""
     bench = benchmark(run.benchmark)
@@ -205,8 +172,9 @@ def model_result(label: str, run: Run, resamples: int, seed: int) -> ModelResult
     scores: dict[tuple[str, str], GroupScore] = {}
     for table, groups in per_repeat_tables[0].items():
         for group in groups:
-            scores[(table, group)] = _mean_scores([t[table][group] for t in per_repeat_tables if group in t.get(table, {})])
-    scores[cells.OVERALL] = _mean_scores([r.overall for r in reports])
+            present = [t[table][group] for t in per_repeat_tables if group in t.get(table, {})]
+            scores[(table, group)] = mean_over_repeats(present)
+    scores[cells.OVERALL] = mean_over_repeats([r.overall for r in reports])
 
     items = cells.items_of(run.repeats)
     parts = bootstrap.strata(items.keys)
@@ -221,7 +189,8 @@ def model_result(label: str, run: Run, resamples: int, seed: int) -> ModelResult
         method = f"build_report on every resample ({problem})"
     chance = _per_item(specs, items, lambda s: references.item_chance(run.benchmark, s), cells.item_chances(items))
     human = _per_item(specs, items, lambda s: references.item_human(run.benchmark, s))
-    human_tables = references.HUMAN_TABLES.get(run.benchmark, frozenset())
+    human_tables = references.human_tables(run.benchmark)
+    derived = cells.derived_cells(reports[0], rows0)
 
     def cell(key: tuple[str, str]) -> Cell:
         s = scores.get(key)
@@ -235,7 +204,7 @@ def model_result(label: str, run: Run, resamples: int, seed: int) -> ModelResult
             unparsed_rows=s.unparsed_rows if s else 0,
             failed_requests=s.failed_requests if s else 0,
             judge_errors=s.judge_errors if s else 0,
-            members=tuple(m[1] for m in spec.members) if key[0] == cells.DIMENSION_BY_DIFFICULTY and (spec := specs.get(key)) else (),
+            members=tuple(m[1] for m in derived[key]) if key in derived else (),
         )
 
     tables: dict[str, list[Cell]] = defaultdict(list)

@@ -1,7 +1,7 @@
 """VisFactor as data + prompt + scoring: the pieces both harnesses use.
 
 ``samples`` turns released rows into core Samples (one per row) for a prompt
-variant and subtest selection; ``score`` gives a row's result; ``oracle_response``
+condition (the loader's ``variant``) and subtest selection; ``score`` gives a row's result; ``oracle_response``
 and ``random_response`` are the baseline answers in the format the prompt asks
 for (``{"answer": ...}``).
 """
@@ -15,13 +15,13 @@ from ..core.aggregate import RowResult
 from ..core.rng import rng_for
 from ..core.sample import Sample
 from . import data, prompt
+from .info import INFO  # noqa: F401  (part of the benchmark surface)
 from .report import build_report  # noqa: F401  (part of the benchmark surface)
 from .scoring import answer_kind, score_row
 from .subtests import BY_ID
 
 NAME = "visfactor"
-LENIENT = True  # scores carry a lenient-reader verdict beside the official one
-VARIANTS = prompt.VARIANTS
+CONDITIONS = prompt.CONDITIONS
 
 #: Answer-space sizes used by the random baseline where the released rows do not
 #: state them (paper Table 5 structure: a 5x5 grid for CF3, 21 pictures in MA1,
@@ -30,9 +30,9 @@ VARIANTS = prompt.VARIANTS
 DEFAULT_SPACE = {"coord": 25, "integer": {"MA1": 21, "SS3": 10, "I3": 2}, "letter": 7}
 
 
-def sample_from_row(row: data.Row, variant: str) -> Sample:
+def sample_from_row(row: data.Row, condition: str) -> Sample:
     where = (row.source, f"{row.row} (index={row.index})")
-    parts = prompt.render(row.question, row.additional, len(row.images), variant, where)
+    parts = prompt.render(row.question, row.additional, len(row.images), condition, where)
     sub = BY_ID[row.category_id]
     return Sample(
         id=f"{NAME}/{row.category_id}/{row.index}",
@@ -43,7 +43,7 @@ def sample_from_row(row: data.Row, variant: str) -> Sample:
         images=row.images,
         answer=row.answer,
         metadata={
-            "variant": variant,
+            "variant": condition,  # the record key (part of an item's identity in harness caches)
             "index": row.index,
             "category_id": row.category_id,
             "category_name": row.category_name,
@@ -63,8 +63,8 @@ def samples(
     local_path: str | os.PathLike[str] | None = None,
 ) -> list[Sample]:
     """Samples of the released set in file order, optionally for some subtests only."""
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown VisFactor variant {variant!r}; expected one of {VARIANTS}")
+    if variant not in CONDITIONS:
+        raise ValueError(f"unknown VisFactor prompt condition {variant!r}; expected one of {CONDITIONS}")
     wanted = None if subtests is None else {s.upper() for s in subtests}
     if wanted is not None and not wanted <= set(BY_ID):
         raise ValueError(f"unknown VisFactor subtest(s) {sorted(wanted - set(BY_ID))}")

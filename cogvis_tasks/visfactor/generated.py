@@ -17,11 +17,12 @@ from ..core.sample import Sample
 from . import benchmark as released
 from .data import Row
 from .generators.base import DIFFICULTIES, GeneratedItem
+from .info import GENERATED as INFO  # noqa: F401  (part of the benchmark surface)
+from .info import GENERATED_SUBTESTS
 
 NAME = "visfactor_gen"
-LENIENT = True
-VARIANTS = DIFFICULTIES
-GENERATED_SUBTESTS = ("CF1", "CF2", "CF3", "CS1", "CS2", "CS3", "MA1", "S1", "S2", "SS3", "VZ1", "VZ2")
+PRESETS = DIFFICULTIES
+VARIANTS = PRESETS  # the name cli.py still reads
 
 score = released.score
 build_report = released.build_report
@@ -49,7 +50,6 @@ def samples(
     local_path: str | os.PathLike[str] | None = None,
     seed: int | None = None,
     n: int | None = None,
-    cot: bool = False,
 ) -> list[Sample]:
     """Samples of generated items (``variant`` is the difficulty preset)."""
     del local_path  # generated in memory
@@ -73,7 +73,7 @@ def samples(
                     row=row_index,
                 )
                 row_index += 1
-                sample = released.sample_from_row(released_row, "cot" if cot else "direct")
+                sample = released.sample_from_row(released_row, "direct")
                 extra = {"difficulty": variant, "seed": seed}
                 if "answer_space" in meta:
                     extra["answer_space"] = meta["answer_space"]

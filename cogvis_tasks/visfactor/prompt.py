@@ -23,7 +23,8 @@ _IMAGE = re.compile(r"<IMAGE_(\d+)>")
 DIRECT_OUTPUT = "Output: Respond"
 COT_OUTPUT = "Output: Solve the problem step-by-step. First, reason through the problem clearly. At the end, respond"
 
-VARIANTS = ("direct", "cot")
+CONDITIONS = ("direct", "cot")
+VARIANTS = CONDITIONS  # the name cli.py still reads
 
 
 def resolve_template(question: str, additional: str, where: tuple[str, object]) -> str:
@@ -45,12 +46,12 @@ def resolve_template(question: str, additional: str, where: tuple[str, object]) 
     return _ADDITIONAL.sub(substitute, text)
 
 
-def apply_variant(text: str, variant: str) -> str:
-    if variant == "direct":
+def apply_condition(text: str, condition: str) -> str:
+    if condition == "direct":
         return text
-    if variant == "cot":
+    if condition == "cot":
         return text.replace(DIRECT_OUTPUT, COT_OUTPUT)
-    raise ValueError(f"unknown VisFactor prompt variant {variant!r}; expected one of {VARIANTS}")
+    raise ValueError(f"unknown VisFactor prompt condition {condition!r}; expected one of {CONDITIONS}")
 
 
 def interleave(text: str, n_images: int, where: tuple[str, object]) -> tuple[Part, ...]:
@@ -84,7 +85,9 @@ def interleave(text: str, n_images: int, where: tuple[str, object]) -> tuple[Par
     return tuple(parts)
 
 
-def render(question: str, additional: str, n_images: int, variant: str, where: tuple[str, object]) -> tuple[Part, ...]:
-    """The interleaved prompt of one VisFactor row under a prompt variant."""
-    text = apply_variant(resolve_template(question, additional, where), variant)
+def render(
+    question: str, additional: str, n_images: int, condition: str, where: tuple[str, object]
+) -> tuple[Part, ...]:
+    """The interleaved prompt of one VisFactor row under a prompt condition."""
+    text = apply_condition(resolve_template(question, additional, where), condition)
     return interleave(text, n_images, where)

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..core.aggregate import GroupScore, RowResult, grouped, macro, subtest_scores
+from ..report import cells
 from .subtests import BY_ID
 
 
@@ -23,6 +24,14 @@ class VisFactorReport:
     def extras(self) -> list[tuple[str, dict[str, str], float, int]]:
         """Further summary rows (metric, dimensions, value, count); VisFactor has none."""
         return []
+
+    def bootstrap_cells(self, tables: cells.Tables, items: cells.Items) -> dict[cells.CellKey, cells.Spec]:
+        """Factors and domains: macros over their subtests; overall: the macro over subtests."""
+        return {
+            **cells.macro_cells(tables, "factor", lambda s, g: BY_ID[s].factor == g),
+            **cells.macro_cells(tables, "domain", lambda s, g: BY_ID[s].domain == g),
+            cells.OVERALL: cells.MacroCell(cells.every_subtest(tables)),
+        }
 
     def to_dict(self) -> dict[str, object]:
         return {

@@ -25,28 +25,19 @@ from dataclasses import dataclass
 
 from ..core.aggregate import request_failed
 from .extract import last_integers, last_uppercase, lenient_json_answer, official_json_answer
-
-BOOL_SUBTESTS = frozenset({"CF1", "CF2", "MV1", "MV2", "MV3", "P3", "RL2", "S1", "S2", "SS2", "VZ1", "VZ2"})
-LIST_SUBTESTS = frozenset({"CS1", "CS2", "CS3"})
-NUMERIC_SUBTESTS = frozenset({"CF3", "I3", "MA1", "SS3", "VZ3"})
+from .subtests import BOOL, BY_ID, LETTER
 
 _TRUE = frozenset({"t", "y", "1", "true", "yes"})
 _FALSE = frozenset({"f", "n", "0", "false", "no"})
 
 
 def answer_kind(category_id: str, additional: str) -> str:
-    """How a row's answer is read: bool, list, coord, letter or integer."""
-    if category_id in BOOL_SUBTESTS or (category_id == "VZ3" and not additional.isdigit()):
-        return "bool"
-    if category_id in LIST_SUBTESTS:
-        return "list"
-    if category_id == "CF3":
-        return "coord"
-    if category_id == "VZ3":
-        return "letter"
-    if category_id in NUMERIC_SUBTESTS:
-        return "integer"
-    raise ValueError(f"unknown VisFactor subtest {category_id!r}")
+    """How a row's answer is read: its subtest's kind (the subtest table), except that a letter subtest's rows
+    whose ``additional`` is not an edge number ask whether two edges meet (VZ3): T/F."""
+    sub = BY_ID.get(category_id)
+    if sub is None:
+        raise ValueError(f"unknown VisFactor subtest {category_id!r}")
+    return BOOL if sub.answer == LETTER and not additional.isdigit() else sub.answer
 
 
 def _normalize(kind: str, value: str, response: str) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from ..core.rng import rng_for
-from .subtests import BY_ID, SUBTESTS
+from .subtests import BY_ID, LIST, SUBTESTS
 
 #: Items per subtest ``cogvis write-synthetic`` writes unless asked otherwise (40 items, 156 rows).
 DEFAULT_ITEMS = 2
@@ -61,7 +61,7 @@ def _row(cid: str, index: int, eval_index: int, images: list[bytes], question: s
 
 def _item_rows(cid: str, eval_index: int, rng: random.Random, n_rows: int) -> Iterator[tuple[list[bytes], str, str, str]]:
     """(images, question, answer, additional) for each row of one item."""
-    if cid in ("CS1", "CS2", "CS3"):
+    if BY_ID[cid].answer == LIST:
         yield (
             [image_bytes(rng)],
             'Task: Name the object in the picture.<IMAGE_0><br>Output: Respond with {"answer": "<word>"}.',

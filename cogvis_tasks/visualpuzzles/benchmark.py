@@ -15,13 +15,11 @@ from ..core.rng import rng_for
 from ..core.sample import Sample
 from . import data
 from .extract import extract_option
+from .info import CATEGORIES, DIFFICULTIES, INFO  # noqa: F401  (part of the benchmark surface)
+from .info import CONDITION_NAMES as CONDITIONS
 from .report import build_report  # noqa: F401  (part of the benchmark surface)
 
 NAME = "visualpuzzles"
-LENIENT = False
-VARIANTS = ("direct", "cot")
-CATEGORIES = ("algorithmic", "analogical", "deductive", "inductive", "spatial")
-DIFFICULTIES = ("easy", "medium", "hard")
 INSTRUCTIONS = {
     "direct": "Answer the question with the option's letter from the given choices directly.",
     "cot": (
@@ -32,27 +30,27 @@ INSTRUCTIONS = {
 }
 
 
-def render(puzzle: data.Puzzle, variant: str) -> str:
+def render(puzzle: data.Puzzle, condition: str) -> str:
     text = f"Question: {puzzle.question.strip()}\n"
     if puzzle.options is None:
         text += "Options: Choose from (A) (B) (C) (D) in the image.\n"
     else:
         text += "Options:\n" + "".join(f"({letter}) {opt}\n" for letter, opt in zip("ABCD", puzzle.options, strict=True))
-    return text + INSTRUCTIONS[variant]
+    return text + INSTRUCTIONS[condition]
 
 
-def sample_from_puzzle(p: data.Puzzle, variant: str) -> Sample:
+def sample_from_puzzle(p: data.Puzzle, condition: str) -> Sample:
     sid = f"{NAME}/{p.id}"
     return Sample(
         id=sid,
         benchmark=NAME,
-        subtest=variant,
+        subtest=condition,
         item=sid,
-        prompt=(("image", 0), ("text", render(p, variant))),  # image first, as in the paper
+        prompt=(("image", 0), ("text", render(p, condition))),  # image first, as in the paper
         images=(p.image,),
         answer=p.answer,
         metadata={
-            "variant": variant,
+            "variant": condition,  # the record key (part of an item's identity in harness caches)
             "puzzle_id": p.id,
             "category": p.category,
             "difficulty": p.difficulty,
@@ -68,12 +66,12 @@ def samples(
     subtests: Iterable[str] | None = None, variant: str | None = None, local_path: str | os.PathLike[str] | None = None
 ) -> list[Sample]:
     """Samples of the requested prompt conditions (``subtests``; ``variant`` is a synonym)."""
-    if variant is not None and variant not in VARIANTS:
-        raise ValueError(f"unknown VisualPuzzles prompt condition {variant!r}; expected {VARIANTS}")
-    wanted = [s.lower() for s in subtests] if subtests is not None else [variant] if variant else list(VARIANTS)
-    unknown = set(wanted) - set(VARIANTS)
+    if variant is not None and variant not in CONDITIONS:
+        raise ValueError(f"unknown VisualPuzzles prompt condition {variant!r}; expected {CONDITIONS}")
+    wanted = [s.lower() for s in subtests] if subtests is not None else [variant] if variant else list(CONDITIONS)
+    unknown = set(wanted) - set(CONDITIONS)
     if unknown:
-        raise ValueError(f"unknown VisualPuzzles prompt condition(s) {sorted(unknown)}; expected {VARIANTS}")
+        raise ValueError(f"unknown VisualPuzzles prompt condition(s) {sorted(unknown)}; expected {CONDITIONS}")
     puzzles = data.load(local_path)
     return [sample_from_puzzle(p, v) for v in wanted for p in puzzles]
 

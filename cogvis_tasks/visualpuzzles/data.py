@@ -19,7 +19,7 @@ from typing import Any
 
 from ..core import images as imgs
 from ..core import parquet
-from ..core.datadir import ENV_DATA_DIR, contained
+from ..core.datadir import contained, locate
 from ..core.errors import DataError
 from ..core.utf8 import bad_field, open_text
 
@@ -40,12 +40,12 @@ class Puzzle:
     row: int
 
 
+def _holds(folder: Path) -> bool:
+    return any(True for _ in folder.rglob("*.parquet")) or any(True for _ in folder.rglob("*.jsonl"))
+
+
 def _folder(local_path: str | os.PathLike[str] | None) -> Path | None:
-    if local_path is not None:
-        path = Path(local_path).expanduser()
-        return path / "visualpuzzles" if (path / "visualpuzzles").is_dir() else path
-    root = os.environ.get(ENV_DATA_DIR)
-    return Path(root).expanduser() / "visualpuzzles" if root else None
+    return locate("visualpuzzles", _holds, "*.parquet or *.jsonl", local_path, files=True)
 
 
 def load(local_path: str | os.PathLike[str] | None = None) -> tuple[Puzzle, ...]:

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..core.aggregate import GroupScore, RowResult, scores_by, subtest_scores
+from ..report import cells
 
 TAGS = ("category", "difficulty", "option_type")
 #: Cross tables: name -> the two row tags; groups are "<condition>/<first>/<second>".
@@ -37,6 +38,17 @@ class VisualPuzzlesReport:
 
     def extras(self) -> list[tuple[str, dict[str, str], float, int]]:
         return [("best_of", {"variant": self.best_variant}, self.overall.accuracy, self.overall.items)]
+
+    def bootstrap_cells(self, tables: cells.Tables, items: cells.Items) -> dict[cells.CellKey, cells.Spec]:
+        """Tag and cross-tag cells per prompt condition; overall: the better condition."""
+        out: dict[cells.CellKey, cells.Spec] = {}
+        for table in tables:
+            if table in CROSS:
+                out.update(cells.cross_cells(tables, items, table, *CROSS[table]))
+            elif table != cells.SUBTEST:
+                out.update(cells.tagged_cells(tables, items, table, table))
+        out[cells.OVERALL] = cells.MaxCell(cells.every_subtest(tables))
+        return out
 
     def to_dict(self) -> dict[str, object]:
         return {

@@ -40,10 +40,6 @@ SUPERSAMPLE = 2
 Point = tuple[float, float]
 
 
-def edge_lengths(pts: list[Point]) -> list[float]:
-    return [math.dist(pts[i], pts[(i + 1) % len(pts)]) for i in range(len(pts))]
-
-
 def turn(a: Point, b: Point, c: Point) -> float:
     """Signed exterior angle (radians) at b on the way a -> b -> c."""
     ux, uy, vx, vy = b[0] - a[0], b[1] - a[1], c[0] - b[0], c[1] - b[1]

@@ -7,7 +7,7 @@ Released items carry no boxes, so each task has a grid spec measured on the rele
 panels are lists of (row, col) cells (or ``frames``: boxes as image fractions); ``label`` is the share of a
 cell's height at its top that holds the option letter (left out). A JSON file such as
 ``{"PF": {"rows": 2, "cols": 5, "options": [[1, 1], [1, 2], [1, 3], [1, 4]], "stimulus": [[0, 0]]}}`` overrides
-any task's spec (``cogvis audit --layout FILE``).
+any task's spec (``cogvis audit --layout FILE``). Read by :mod:`.audit`.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from ..audit.items import Box
 from ..core.errors import DataError
-from ..minds_eye.generators.base import content_box
-from .items import Box
+from .generators.base import content_box
 
 Cell = tuple[int, int]
 
@@ -66,18 +66,26 @@ RELEASED: dict[str, GridLayout] = {
 
 
 def _cells(value: Any, path: str, task: str, field: str) -> tuple[Cell, ...]:
-    if not isinstance(value, list) or not all(isinstance(c, list) and len(c) == 2 and all(isinstance(v, int) for v in c) for c in value):
+    if not isinstance(value, list) or not all(
+        isinstance(c, list) and len(c) == 2 and all(isinstance(v, int) for v in c) for c in value
+    ):
         raise DataError(path, task, field, "expected a list of [row, col] integer pairs")
     return tuple((int(r), int(c)) for r, c in value)
 
 
 def _frames(value: Any, path: str, task: str) -> tuple[tuple[float, float, float, float], ...]:
     ok = isinstance(value, list) and all(
-        isinstance(f, list) and len(f) == 4 and all(isinstance(v, (int, float)) and 0 <= v <= 1 for v in f) and f[0] < f[2] and f[1] < f[3]
+        isinstance(f, list)
+        and len(f) == 4
+        and all(isinstance(v, (int, float)) and 0 <= v <= 1 for v in f)
+        and f[0] < f[2]
+        and f[1] < f[3]
         for f in value
     )
     if not ok:
-        raise DataError(path, task, "frames", "expected a list of [x0, y0, x1, y1] image fractions in [0, 1] with x0 < x1, y0 < y1")
+        raise DataError(
+            path, task, "frames", "expected a list of [x0, y0, x1, y1] image fractions in [0, 1] with x0 < x1, y0 < y1"
+        )
     return tuple(tuple(float(v) for v in f) for f in value)
 
 

@@ -1,0 +1,101 @@
+"""The Mind's Eye audit sets: options cut from each item's image (the audit engine is :mod:`cogvis_tasks.audit`).
+
+Generated items: the generators through :mod:`.generated`; option and stimulus boxes come from the recorded
+scene. Released items: :mod:`.data` and a grid layout per task (:mod:`.audit_layouts`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+from ..audit.items import AuditItem, decode
+from ..audit.sources import choice_item
+from ..core.errors import DataError
+from .audit_layouts import GridLayout, generated_boxes, load_layouts
+from .generators.base import DIFFICULTIES
+from .info import GENERATED_TASKS, MIXED, NAME
+from .tasks import BY_ID
+
+PRESETS = DIFFICULTIES  # audited by default (``mixed`` on request)
+ACCEPTED_PRESETS = (MIXED, *DIFFICULTIES)
+SETS = GENERATED_TASKS
+
+#: Features that ARE a task's concept (see :mod:`cogvis_tasks.audit.concepts`).
+CONCEPT_FEATURES: dict[str, tuple[str, ...]] = {
+    # Visual Conceptual Slippage: number (parts), hollowness, topology (holes) and symmetry are among the concepts.
+    "VCS": ("n_parts", "n_holes", "fill", "ink", "darkness", "sym_*", "bsym_*"),
+    # Symmetric Structures: the odd figure is the asymmetric one.
+    "SS": ("sym_*", "bsym_*"),
+    # Visual Relation Abstraction: the shared attribute is thinness (ink per extent), the number of regions (holes)
+    # or of strokes and crossings (parts): the odd figure's count differing from the others' is the task.
+    "VRA": ("fill", "n_holes", "n_parts"),
+    # Mental Composition: the net is the stimulus; an option's pixel/colour distance to it compares the net's faces
+    # (which solid they fold into) with the option's solid, which is the task (option-only features stay at chance).
+    "MC": ("dist_stimulus_*", "colour_dist_stimulus"),
+}
+NOT_AUDITED: dict[str, str] = {}
+
+
+def group(task: str) -> str:
+    return f"{NAME}/{task}"
+
+
+def generated_items(tasks: Iterable[str], difficulty: str, n: int, seed: int) -> Iterator[AuditItem]:
+    """Generated items (``difficulty`` a preset or ``mixed``), cut at their recorded boxes."""
+    from . import generated
+
+    for task in tasks:
+        for item in generated.items(task, difficulty, seed, n):
+            options, stimulus = generated_boxes(task, item.scene)
+            yield choice_item(
+                group(task), item.record["difficulty"], item.key, item.image, item.answer_index, options, stimulus
+            )
+
+
+def released_items(
+    local_path: str | os.PathLike[str] | None = None, tasks: Sequence[str] | None = None, layout_file: str | None = None
+) -> Iterator[AuditItem]:
+    """Released items (``local_path`` or $COGVIS_DATA_DIR), cut by each task's grid layout."""
+    from . import data
+
+    layouts = load_layouts(layout_file)
+    for record in data.load(list(tasks) if tasks is not None else None, local_path):
+        layout: GridLayout = layouts[record.task]
+        task = BY_ID[record.task]
+        if len(layout.options) != task.options:
+            raise DataError(
+                layout_file or "built-in layout",
+                record.task,
+                "options",
+                f"{len(layout.options)} cells for {task.options} options",
+            )
+        img = decode(record.image)
+        w, h = img.size
+        yield choice_item(
+            group(record.task), "released", record.key, img, task.letters.index(record.answer),
+            layout.boxes(w, h, layout.options), layout.stimulus_boxes(w, h),
+        )  # fmt: skip
+
+
+def generated(name: str, preset: str, n: int, seed: int, on_item: Callable[[], None]) -> list[AuditItem]:
+    """Items 0..n-1 of one generated task as audit items (item i is the same whatever n is)."""
+    out = []
+    for item in generated_items([name], preset, n, seed):
+        out.append(item)
+        on_item()
+    return out
+
+
+def released(
+    local_path: str | os.PathLike[str] | None,
+    wanted: Sequence[str] | None,
+    layout_file: str | None,
+    on_item: Callable[[], None],
+) -> Iterator[list[AuditItem] | tuple[str, str]]:
+    """The released items, one set per task."""
+    by: dict[str, list[AuditItem]] = {}
+    for item in released_items(local_path, wanted, layout_file):
+        by.setdefault(item.group, []).append(item)
+        on_item()
+    yield from by.values()
