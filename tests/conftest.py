@@ -208,3 +208,22 @@ def evalscope_baseline(model: str, datasets: list[str], work: Path, *extra: str,
     if seed is not None:
         cmd += ["--model-args", json.dumps({"seed": seed})]
     return cmd + list(extra)
+
+
+SLOW_TESTS = Path(__file__).with_name("slow_tests.txt")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the measured-slow tests of ``slow_tests.txt`` (verifier sweeps, cue statistics over many items) slow."""
+    listed = {line.strip() for line in SLOW_TESTS.read_text().splitlines() if line.strip() and not line.startswith("#")}
+    seen: set[str] = set()
+    files = {item.nodeid.split("::", 1)[0] for item in items}
+    for item in items:
+        base = item.nodeid.split("[", 1)[0]
+        if base in listed:
+            item.add_marker(pytest.mark.slow)
+            seen.add(base)
+    whole_files = not any("::" in str(arg) for arg in config.args)  # a single test asked for leaves its file's others out
+    stale = sorted(n for n in listed - seen if n.split("::", 1)[0] in files) if whole_files else []
+    if stale:
+        raise pytest.UsageError(f"{SLOW_TESTS.name} names tests that do not exist: {stale}")

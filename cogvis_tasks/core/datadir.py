@@ -28,7 +28,9 @@ def locate(
     """Where a benchmark's local data is, by the one rule every loader follows; None: use the hub.
 
     1. ``local_path`` (from the harness's dataset arguments): the file itself where the loader reads single
-       files (``files``), else the first of ``local_path`` and ``local_path/<benchmark>`` that ``holds`` the data.
+       files (``files``), else the first of ``local_path/<benchmark>`` and ``local_path`` that ``holds`` the data
+       (the benchmark's own folder first: a data root holding all four benchmarks also "holds" any one's files
+       in a loader that searches below it).
     2. ``$COGVIS_DATA_DIR/<benchmark>`` when the variable is set.
     3. None: the hub (a loader without a hub copy says so).
 
@@ -39,7 +41,7 @@ def locate(
         path = Path(local_path).expanduser()
         if files and path.is_file():
             return path
-        for folder in (path, path / benchmark):
+        for folder in (path / benchmark, path):
             if folder.is_dir() and holds(folder):
                 return folder
         raise FileNotFoundError(
