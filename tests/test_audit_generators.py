@@ -29,7 +29,6 @@ LEAKING: dict[tuple[str, str, str], str] = {
     ("minds_eye", "DSC", "hard"): "surface/boosting 66.7% (95% CI 54.1-77.3) vs 25.0",
     ("minds_eye", "VCS", "easy"): "surface/boosting 56.7% (95% CI 44.1-68.4) vs 16.7",
     ("minds_eye", "VCS", "medium"): "raw/logistic 35.0% (95% CI 24.2-47.6) vs 16.7",
-    ("minds_eye", "SS", "easy"): "single/best 49.2% (95% CI 37.0-61.5) vs 25.0 (colour_dist_others min)",
     ("minds_eye", "PF", "easy"): "surface/boosting 83.3% (95% CI 72.0-90.7) vs 25.0",
     ("minds_eye", "PF", "medium"): "surface/logistic 88.3% (95% CI 77.8-94.2) vs 25.0",
     ("minds_eye", "PF", "hard"): "surface/boosting 55.0% (95% CI 42.5-66.9) vs 25.0",
