@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import io
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -109,11 +110,15 @@ def test_presets_follow_the_design(checked: list[Checked]) -> None:
             assert tuple(c.item.scene["params"]["kinds"]) == cfg.kinds
             kinds_seen |= set(types) - {base.CORRECT}
             errors.append(c.errors[c.item.answer_index])
-            if cfg.axis == "vertical":  # upright: each reflection drawing is its own mirror image about a vertical axis
+            if cfg.axis == "vertical":  # upright: each reflection drawing is its own mirror image about a near-vertical axis
                 for option, kind in zip(c.item.scene["options"], types, strict=True):
+                    tilt = (option["turn"] + 90) % 180 - 90
+                    assert abs(tilt) <= math.degrees(ss.UPRIGHT_TILT) + 1e-6
                     if kind == "reflection":
                         d = verify_ss.normalise(option["strokes"])
-                        assert float(d.error(d.samples * np.array([-1.0, 1.0]))) < 1e-3
+                        t = math.radians(option["turn"])
+                        u = np.array([-math.sin(t), -math.cos(t)])  # the axis as drawn (turned, rows pointing down)
+                        assert float(d.error(2 * (d.samples @ u)[:, None] * u - d.samples)) < 1e-3
         assert kinds_seen == set(cfg.kinds)
         mean_error[name] = float(np.mean(errors))
     assert mean_error["easy"] > mean_error["medium"] > mean_error["hard"]
@@ -137,6 +142,40 @@ def test_asymmetric_figure_is_not_larger_or_longer(checked: list[Checked]) -> No
         assert 0.93 < np.mean(length_ratio) < 1.07, name
         assert 0.92 < np.mean(area_ratio) < 1.08, name
         assert longest / len(items) < 0.35 and largest / len(items) < 0.35, name
+
+
+def _ink_centroid(option: dict) -> np.ndarray:
+    a = np.array([p for s in option["strokes"] for p in s[:-1]])
+    b = np.array([p for s in option["strokes"] for p in s[1:]])
+    w = np.linalg.norm(b - a, axis=1)
+    return ((a + b) / 2 * w[:, None]).sum(axis=0) / w.sum()
+
+
+def test_ink_position_does_not_single_out_the_odd_figure(checked: list[Checked]) -> None:
+    """Issue 14 (audit: ``cx`` alone found 88% of easy answers): figures centred on their bounding box put a symmetric
+    figure's ink centroid exactly at the panel centre (its axis halves the box), the odd one's beside it. Every
+    figure is now placed by its ink centroid with the same random offset, so "the ink farthest from the panel
+    centre" is a chance picker."""
+    for name in ss.PRESETS:
+        items = [c.item for c in checked if c.preset == name]
+        hits = np.zeros(2)  # picks by the largest horizontal and by the largest vertical offset
+        for item in items:
+            offsets = []
+            for box, option in zip(item.scene["option_boxes"], item.scene["options"], strict=True):
+                left, top, right, bottom = base.content_box(tuple(box))
+                offsets.append(np.abs(_ink_centroid(option) - [(left + right) / 2, (top + bottom) / 2]))
+            hits += np.argmax(offsets, axis=0) == item.answer_index
+        assert (hits / len(items)).max() < 0.35, (name, hits / len(items))
+
+
+def test_upright_figures_tilt_so_grey_levels_do_not_single_out_the_odd_figure(checked: list[Checked]) -> None:
+    """Issue 14 (audit: ``colour_dist_others`` min found 39% of easy answers): with exactly vertical axes mirrored strokes
+    are anti-aliased alike. Upright figures now tilt by up to UPRIGHT_TILT, and a good share tilt by a lot."""
+    tilts = [
+        abs((o["turn"] + 90) % 180 - 90) for c in checked if c.preset == "easy" for o in c.item.scene["options"]
+    ]
+    assert max(tilts) <= math.degrees(ss.UPRIGHT_TILT) + 1e-6
+    assert np.mean(np.array(tilts) > 10) > 0.35
 
 
 def _segments(option: dict) -> list[tuple[np.ndarray, np.ndarray]]:
