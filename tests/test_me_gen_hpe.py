@@ -195,11 +195,11 @@ def test_breaks_of_symmetric_rules_keep_the_symmetry() -> None:
     (all medium rules are drawn upright), checked on the element lists."""
     rng = random.Random(3)
     for family in hpe.FAMILIES:
-        params = hpe.sample_params(rng, family, 3, asymmetric=False)
+        params = hpe.sample_params(rng, family, asymmetric=False)
         assert hpe.symmetric_rule(family, params)
         for kind in hpe.symmetry_keeping_breaks(family, params):
-            changed, drop = hpe.broken_rule(rng, family, params, kind, 0.5)
-            levels = hpe.build_levels(family, params, 3, {"level": 1, "params": changed, "drop": drop})
+            changed = hpe.broken_rule(rng, family, params, kind, 0.5)
+            levels = hpe.build_levels(family, params, 3, {"level": 1, "params": changed})
             if family in hpe.CIRCLES:  # a circle's four stored points have a phase: compare its centre and radius
                 levels = [
                     level.mean(axis=1, keepdims=True)
@@ -242,7 +242,7 @@ def test_every_family_builds_an_exact_rule() -> None:
     for family in hpe.FAMILIES:
         for depth in range(2, hpe.MAX_DEPTH[family] + 1):
             for asymmetric in (False, True):
-                params = hpe.sample_params(rng, family, depth, asymmetric)
+                params = hpe.sample_params(rng, family, asymmetric)
                 fig = hpe._figure(family, depth, params, hpe.build_levels(family, params, depth), box)
                 assert verify_hpe.is_recursive(hpe._scene_figure({**fig, "odd": None})), (family, depth)
                 assert [len(level) for level in fig["pixel_levels"]] == [len(hpe.rule_maps(family, params)) ** k for k in range(depth + 1)]

@@ -7,10 +7,11 @@ concentric polygons, binary and ternary trees, Sierpinski triangle and carpet,
 Pythagoras tree, Koch curve). The odd figure (the answer) is either random
 disconnected straight strokes whose ink (drawn pixels) and extent match a hidden fourth
 pattern drawn like the shown ones (so ink does not single out the odd figure), or a
-pattern of a fourth family whose recursion is broken at one level (that level's rule
-changes: another scale, angle, twist or offset, one of the maps dropped or one added),
-the break being checked visible (at least ``min_break_ink`` pixels of ink moved by more
-than ``BREAK_RADIUS`` px against the unbroken pattern) before use.
+pattern of a fourth family whose recursion is broken at one level: that level's rule
+takes another value of one of its parameters (scale, branch angle, twist, nesting
+pivot), drawn from the same range the regular rules draw it from, the break being
+checked visible (at least ``min_break_ink`` pixels of ink moved by more than
+``BREAK_RADIUS`` px against the unbroken pattern) before use.
 
 Option types name each regular figure's family; the odd one is ``"correct"`` (its family
 and break are in the scene).
@@ -20,24 +21,27 @@ Presets (structural: recursion depth, rule complexity, kind and strength of the 
 * easy: depth 2-3, simple one- or two-map symmetric rules (nested circles, concentric
   polygons, binary tree, Sierpinski triangle); the odd figure is random strokes, which
   have no hierarchy at all (the released task's design).
-* medium: depth 3-4, all eight families; the odd figure is a pattern whose rule changes
-  at one level by a large amount (35-60%: scale, angle, twist, offset; or a map dropped
-  or added):
-  it is structured, so the whole hierarchy has to be compared level by level.
+* medium: depth 3-4, all eight families; the odd figure's rule changes at one level by
+  35-50% of the parameter's range: it is structured, so the hierarchy has to be compared
+  level by level.
 * hard: depth 4-5, all families with asymmetric rules (unequal branches, twisted
-  polygons, off-centre nesting, lopsided Pythagoras trees), and subtle breaks (15-30%)
-  only at level 2 or deeper, where the elements are small.
+  polygons, off-centre nesting, lopsided Pythagoras trees), and smaller breaks (20-45%
+  of the range) at level 1 or deeper, where the elements are small.
 
-Symmetry carries no signal. Closed cue (audit, issue 14): the regular families of
-medium are all mirror-symmetric (about the vertical), and a dropped branch, a twisted
-level or an off-axis shift made the broken figure lopsided, so "the least
-mirror-symmetric figure" found 58% of medium answers (a learned picker 74%, chance 25%).
-Breaks now keep the symmetries the unbroken rule has (:func:`symmetry_keeping_breaks`):
-a symmetric tree changes both branch angles or ratios or grows a middle branch, a
-Sierpinski pattern scales or fills its centre, a Koch curve grows a mirrored bump, a
-twist turns a level by half a polygon side, a shift runs along the circles' line of
-centres; asymmetric rules (hard) still take any break, and families whose rule is always
-symmetric (nested circles, Sierpinski, Koch) keep their symmetry there too.
+Closed cues (audit, issue 14):
+
+* symmetry: the regular families of medium are all mirror-symmetric (about the
+  vertical), and a dropped branch, a twisted level or an off-axis shift made the broken
+  figure lopsided ("the least mirror-symmetric figure" found 58% of medium answers).
+  Every break of a symmetric rule keeps it symmetric (:func:`broken_rule`).
+* the family's look: regular Sierpinski triangles and carpets, Koch curves and
+  symmetric Pythagoras trees had one fixed rule (two or three looks per family), and a
+  break could add or drop a map (a filled hole, a diamond in a Koch curve, a missing
+  branch) or push a parameter outside the regular range, so "this does not look like its
+  family's regular figures" found 84% of medium and 58% of hard answers (learned pickers
+  at 300 items, chance 25%). Every family now draws each rule parameter from a range
+  (RANGES), a break moves one level's parameter to another value of that range, and no
+  break adds or drops a map, so the broken figure has as many elements as a regular one.
 """
 
 from __future__ import annotations
@@ -73,16 +77,34 @@ MAX_DEPTH = {  # deeper, and the smallest elements shrink below a few pixels
     "pythagoras_tree": 7,
     "koch_curve": 4,
 }
-BREAKS = {  # how each family's rule can change at one level
+BREAKS = {  # which parameter of each family's rule can change at one level
     "nested_circles": ("scale", "shift"),
     "concentric_polygons": ("scale", "twist"),
-    "binary_tree": ("angle", "scale", "drop", "extra"),
-    "ternary_tree": ("angle", "scale", "drop", "extra"),
-    "sierpinski_triangle": ("scale", "drop", "extra"),
-    "sierpinski_carpet": ("scale", "drop", "extra"),
+    "binary_tree": ("angle", "scale"),
+    "ternary_tree": ("angle", "scale"),
+    "sierpinski_triangle": ("scale",),
+    "sierpinski_carpet": ("scale",),
     "pythagoras_tree": ("angle", "scale"),
-    "koch_curve": ("drop", "extra"),
+    "koch_curve": ("angle",),
 }
+#: (family, parameter) -> the range regular rules draw it from; a broken level takes another value of the same range.
+RANGES = {
+    ("nested_circles", "ratio"): (0.55, 0.82),
+    ("nested_circles", "pivot"): (0.0, 1.0),  # distance of the nesting pivot from the centre, in radii
+    ("concentric_polygons", "ratio"): (0.6, 0.85),
+    ("concentric_polygons", "twist"): (6.0, 30.0),  # degrees, asymmetric rules (either sense)
+    ("binary_tree", "angle"): (15.0, 50.0),
+    ("binary_tree", "ratio"): (0.56, 0.74),
+    ("ternary_tree", "angle"): (30.0, 62.0),
+    ("ternary_tree", "ratio"): (0.42, 0.56),
+    ("ternary_tree", "ratio_m"): (0.42, 0.6),
+    ("sierpinski_triangle", "ratio"): (0.4, 0.6),
+    ("sierpinski_carpet", "ratio"): (0.27, 0.4),
+    ("pythagoras_tree", "angle"): (25.0, 40.0),  # asymmetric rules; the mirrored band 50-65 half the time
+    ("pythagoras_tree", "ratio"): (0.75, 1.0),
+    ("koch_curve", "angle"): (40.0, 80.0),
+}
+MIN_SIDE_GAP = {"angle": 8.0, "ratio": 0.05}  # an asymmetric tree's left and right branches differ at least this much
 LAST_LEVEL_ONLY = ("sierpinski_carpet", "koch_curve")  # the rest draw every level
 CIRCLES = ("nested_circles",)
 OPEN = ("binary_tree", "ternary_tree", "koch_curve")  # segments; the rest are closed outlines
@@ -105,8 +127,8 @@ class Config:
     families: tuple[str, ...] = FAMILIES
     asymmetric: bool = False  # unequal branches, twists, off-centre nesting (rule complexity)
     odd_kind: str = "broken"  # "random_strokes" or "broken"
-    break_min: float = 0.35  # relative size of the rule change of a broken pattern
-    break_max: float = 0.6
+    break_min: float = 0.35  # size of the rule change of a broken pattern, as a share of the parameter's range
+    break_max: float = 0.5
     min_break_level: int = 0  # the first level whose rule may change (0: the first split)
     min_break_ink: int = 600  # px of ink a break must move by more than BREAK_RADIUS (how visible it is)
 
@@ -118,18 +140,21 @@ class Config:
         base.check_choice("odd_kind", self.odd_kind, ODD_KINDS)
         if len([f for f in self.families if MAX_DEPTH[f] >= self.min_depth]) < 4:  # three shown, a fourth broken or hidden
             raise ValueError(f"families needs 4 families allowing depth {self.min_depth}, got {self.families!r}")
-        base.check_range("break_min", self.break_min, 0.1, 1.0)
-        base.check_range("break_max", self.break_max, self.break_min, 1.0)
+        base.check_range("break_min", self.break_min, 0.1, 0.5)
+        base.check_range("break_max", self.break_max, self.break_min, 0.5)  # half the range always fits
         base.check_range("min_break_level", self.min_break_level, 0, self.min_depth - 1)
         base.check_range("min_break_ink", self.min_break_ink, 60, 5000)
 
 
 PRESETS: dict[str, Config] = {
     "easy": Config(min_depth=2, max_depth=3, families=SIMPLE_FAMILIES, odd_kind="random_strokes"),
-    "medium": Config(min_depth=3, max_depth=4, odd_kind="broken", break_min=0.35, break_max=0.6, min_break_level=0, min_break_ink=600),
-    "hard": Config(
-        min_depth=4, max_depth=5, asymmetric=True, odd_kind="broken", break_min=0.15, break_max=0.3, min_break_level=2, min_break_ink=250
+    "medium": Config(
+        min_depth=3, max_depth=4, odd_kind="broken", break_min=0.35, break_max=0.5, min_break_level=0, min_break_ink=600
     ),
+    "hard": Config(
+        min_depth=4, max_depth=5, asymmetric=True, odd_kind="broken", break_min=0.2, break_max=0.45, min_break_level=1,
+        min_break_ink=200,
+    ),  # fmt: skip
 }
 
 
@@ -158,32 +183,10 @@ def seed_element(family: str, params: dict[str, Any]) -> np.ndarray:
 
 
 def rule_maps(family: str, p: dict[str, Any]) -> list[Map]:
-    """The similarity maps of a family's rule, in the parent's frame, from its parameters (plus the extra map of
-    an "extra" break)."""
-    maps = _family_maps(family, p)
-    return [*maps, *_extra_maps(family, p)] if p.get("extra") else maps
-
-
-def _extra_maps(family: str, p: dict[str, Any]) -> list[Map]:
-    """Maps too many: a middle branch, the filled centre hole, a Koch bump mirrored downwards (a closed diamond)."""
-    if family == "binary_tree":
-        return [((p["ratio_l"] + p["ratio_r"]) / 2 + 0j, 1j)]
-    if family == "ternary_tree":
-        return [(p["ratio_m"] * cmath.exp(1j * math.radians(p["angle_l"] / 2)), 1j)]
-    if family == "sierpinski_triangle":
-        return [(-p["ratio"] + 0j, 0j)]
-    if family == "sierpinski_carpet":
-        return [(p["ratio"] + 0j, 0j)]
-    b = math.radians(p["angle"])  # koch_curve
-    s = 1 / (2 + 2 * math.cos(b))
-    down, up = cmath.exp(-1j * b), cmath.exp(1j * b)
-    return [(s * down, s + 0j), (s * up, s + s * down)]
-
-
-def _family_maps(family: str, p: dict[str, Any]) -> list[Map]:
+    """The similarity maps of a family's rule, in the parent's frame, from its parameters."""
     if family == "nested_circles":
         pivot = complex(*p["pivot"])
-        return [(p["ratio"], pivot * (1 - p["ratio"]) + complex(*p["offset"]))]
+        return [(p["ratio"] + 0j, pivot * (1 - p["ratio"]))]
     if family == "concentric_polygons":
         return [(p["ratio"] * cmath.exp(1j * math.radians(p["twist"])), 0j)]
     if family in ("binary_tree", "ternary_tree"):
@@ -199,7 +202,7 @@ def _family_maps(family: str, p: dict[str, Any]) -> list[Map]:
     if family == "pythagoras_tree":
         a = math.radians(p["angle"])
         left = p["ratio"] * math.cos(a) * cmath.exp(1j * a)
-        if p["angle"] == 45.0:  # the right square as the left one's mirror image, also when a scale break shrinks both
+        if p["angle"] == 45.0:  # the right square as the left one's mirror image, also when the ratio shrinks both
             return [(left, 1j), (left.conjugate(), 1 + 1j - left.conjugate())]
         apex = 1j + math.cos(a) * cmath.exp(1j * a)
         return [(left, 1j), (p["ratio"] * math.sin(a) * cmath.exp(1j * (a - math.pi / 2)), apex)]
@@ -209,38 +212,51 @@ def _family_maps(family: str, p: dict[str, Any]) -> list[Map]:
     return [(s + 0j, 0j), (s * up, s + 0j), (s * down, s + s * up), (s + 0j, 1 - s + 0j)]
 
 
-def sample_params(rng: random.Random, family: str, depth: int, asymmetric: bool) -> dict[str, Any]:
-    """A family's rule parameters (drawn from the item RNG); asymmetric rules are the harder variants."""
-    least = 0.15 ** (1 / depth)  # the deepest element keeps at least 15% of the seed's size
+def _uniform(rng: random.Random, family: str, name: str) -> float:
+    return rng.uniform(*RANGES[family, name])
+
+
+def _side_pair(rng: random.Random, family: str, name: str, asymmetric: bool) -> tuple[float, float]:
+    """Left and right values of a tree's angle or ratio: equal (symmetric rule) or at least MIN_SIDE_GAP apart."""
+    if not asymmetric:
+        return (_uniform(rng, family, name),) * 2
+    while True:
+        left, right = _uniform(rng, family, name), _uniform(rng, family, name)
+        if abs(left - right) >= MIN_SIDE_GAP[name]:
+            return left, right
+
+
+def sample_params(rng: random.Random, family: str, asymmetric: bool) -> dict[str, Any]:
+    """A family's rule parameters (drawn from the item RNG, each from its range in RANGES); asymmetric rules are
+    the harder variants."""
     if family == "nested_circles":
-        heading = rng.uniform(0, 2 * math.pi)
-        pivot = (math.cos(heading), math.sin(heading)) if asymmetric else (0.0, 0.0)
-        return {"ratio": rng.uniform(max(0.55, least), 0.8), "pivot": pivot, "offset": (0.0, 0.0), "phase": rng.uniform(0, math.pi / 2)}
+        heading = rng.uniform(0, 2 * math.pi) if asymmetric else rng.choice((-math.pi / 2, math.pi / 2))
+        t = _uniform(rng, family, "pivot")
+        pivot = (t * math.cos(heading), t * math.sin(heading))
+        return {"ratio": _uniform(rng, family, "ratio"), "pivot": pivot, "phase": rng.uniform(0, math.pi / 2)}
     if family == "concentric_polygons":
-        twist = rng.choice((-1, 1)) * rng.uniform(8, 20) if asymmetric else 0.0
-        return {"sides": rng.choice((3, 4, 5, 6)), "ratio": rng.uniform(max(0.6, least), 0.85), "twist": twist}
-    if family == "binary_tree":
-        if asymmetric:
-            angles, ratios = rng.sample(range(15, 51, 5), 2), rng.sample((0.56, 0.62, 0.68, 0.74), 2)
-        else:
-            angles, ratios = [rng.uniform(20, 45)] * 2, [rng.uniform(0.6, 0.72)] * 2
-        return {"angle_l": angles[0], "angle_r": angles[1], "ratio_l": ratios[0], "ratio_r": ratios[1]}
-    if family == "ternary_tree":
-        angles = rng.sample(range(30, 66, 5), 2) if asymmetric else [rng.uniform(35, 60)] * 2
-        ratio = rng.uniform(0.45, 0.55)
-        return {"angle_l": angles[0], "angle_r": angles[1], "ratio_l": ratio, "ratio_r": ratio, "ratio_m": rng.uniform(0.45, 0.6)}
+        sides = rng.choice((3, 4, 5, 6))
+        twist = rng.choice((-1, 1)) * _uniform(rng, family, "twist") if asymmetric else rng.choice((0.0, 180 / sides))
+        return {"sides": sides, "ratio": _uniform(rng, family, "ratio"), "twist": twist}
+    if family in ("binary_tree", "ternary_tree"):
+        angles = _side_pair(rng, family, "angle", asymmetric)
+        ratios = _side_pair(rng, family, "ratio", asymmetric and family == "binary_tree")  # a ternary tree's sides: equal
+        p = {"angle_l": angles[0], "angle_r": angles[1], "ratio_l": ratios[0], "ratio_r": ratios[1]}
+        return {**p, "ratio_m": _uniform(rng, family, "ratio_m")} if family == "ternary_tree" else p
     if family in ("sierpinski_triangle", "sierpinski_carpet"):
-        return {"ratio": 0.5 if family == "sierpinski_triangle" else 1 / 3}
+        return {"ratio": _uniform(rng, family, "ratio")}
     if family == "pythagoras_tree":
-        angle = rng.choice((rng.uniform(28, 38), rng.uniform(52, 62))) if asymmetric else 45.0
-        return {"angle": angle, "ratio": 1.0}
-    return {"angle": rng.uniform(50, 75) if asymmetric else 60.0}  # koch_curve
+        angle = _uniform(rng, family, "angle") if asymmetric else 45.0
+        return {"angle": rng.choice((angle, 90 - angle)), "ratio": _uniform(rng, family, "ratio")}
+    return {"angle": _uniform(rng, family, "angle")}  # koch_curve
 
 
 def symmetric_rule(family: str, p: dict[str, Any]) -> bool:
-    """Does the rule draw a mirror-symmetric pattern? (Nested circles always do: their centres lie on one line.)"""
+    """Does the rule draw a pattern mirror-symmetric about the vertical?"""
+    if family == "nested_circles":
+        return abs(p["pivot"][0]) < 1e-12
     if family == "concentric_polygons":
-        return p["twist"] == 0
+        return p["twist"] in (0.0, 180 / p["sides"])
     if family in ("binary_tree", "ternary_tree"):
         return p["angle_l"] == p["angle_r"] and p["ratio_l"] == p["ratio_r"]
     if family == "pythagoras_tree":
@@ -249,71 +265,73 @@ def symmetric_rule(family: str, p: dict[str, Any]) -> bool:
 
 
 def symmetry_keeping_breaks(family: str, p: dict[str, Any]) -> tuple[str, ...]:
-    """The breaks that keep the pattern's symmetries (mirror and rotation) as the unbroken rule has them.
-
-    A break that made a symmetric pattern lopsided would single out the odd figure as the least symmetric one without
-    any level being compared. Dropping one branch of a symmetric tree, one corner copy of a Sierpinski triangle or
-    carpet (loses the rotation), one Koch piece, or bending a symmetric Pythagoras tree is therefore not used on a
-    symmetric rule; a twist turns a level by half a side (the mirror axes then coincide again), a shift moves along the
-    nested circles' line of centres, a dropped ternary branch is the middle one.
-    """
-    if family == "nested_circles":
-        return ("scale",) if tuple(p["pivot"]) == (0.0, 0.0) else ("scale", "shift")  # concentric: also rotation
-    if family == "concentric_polygons":
-        return ("scale", "twist")
-    if not symmetric_rule(family, p):
-        return BREAKS[family]
-    return {
-        "binary_tree": ("angle", "scale", "extra"),
-        "ternary_tree": ("angle", "scale", "drop"),
-        "sierpinski_triangle": ("scale", "extra"),
-        "sierpinski_carpet": ("scale", "extra"),
-        "pythagoras_tree": ("scale",),
-        "koch_curve": ("extra",),
-    }[family]
+    """The breaks a rule can take: every break of a symmetric rule keeps it symmetric (see :func:`broken_rule`)
+    except bending a symmetric Pythagoras tree, which is left out."""
+    if family == "pythagoras_tree" and symmetric_rule(family, p):
+        return ("scale",)
+    return BREAKS[family]
 
 
-def broken_rule(rng: random.Random, family: str, p: dict[str, Any], kind: str, strength: float) -> tuple[dict[str, Any], int | None]:
-    """Parameters of the changed level and the map it drops (None: no map dropped); symmetric rules stay symmetric
-    (see :func:`symmetry_keeping_breaks`)."""
+def _moved_value(rng: random.Random, value: float, low: float, high: float, strength: float) -> float:
+    """``value`` moved by ``strength`` of the range [low, high], staying inside it (strength <= 1/2: one way fits)."""
+    delta = strength * (high - low)
+    inside = [v for v in (value - delta, value + delta) if low - 1e-9 <= v <= high + 1e-9]
+    return rng.choice(inside)
+
+
+def broken_rule(rng: random.Random, family: str, p: dict[str, Any], kind: str, strength: float) -> dict[str, Any]:
+    """Parameters of the changed level: one parameter takes another value of its own range (RANGES), ``strength``
+    of the range away, so the level on its own looks like a regular rule's and only comparing levels shows the
+    change. Symmetric rules stay symmetric: a tree's two sides change together, a twist toggles between 0 and
+    half a side, a nesting pivot moves along its line of centres."""
     q = dict(p)
-    sign = rng.choice((-1, 1))
     symmetric = symmetric_rule(family, p)
-    if kind == "scale" and family in ("nested_circles", "concentric_polygons"):
-        q["ratio"] = 1 - (1 - p["ratio"]) * (1 + sign * strength)  # the gap to the parent widens or narrows
-    elif kind == "scale":  # copies grow or shrink (growing ones overlap their neighbours, which shows too)
-        for k in [k for k in ("ratio", "ratio_l", "ratio_r", "ratio_m") if k in p]:
-            q[k] = p[k] * (1 + sign * strength)
-    elif kind == "angle":
-        if family == "pythagoras_tree":
-            q["angle"] = min(75.0, max(15.0, p["angle"] + sign * 35 * strength))
-        else:
-            q["angle_l"], q["angle_r"] = p["angle_l"] + sign * 60 * strength, p["angle_r"] + sign * 60 * strength
+    if kind == "scale":
+        pairs = {"binary_tree": [("ratio_l", "ratio_r")], "ternary_tree": [("ratio_l", "ratio_r"), ("ratio_m",)]}
+        names = pairs.get(family, [("ratio",)])
+        group = rng.choice(names)
+        if not symmetric and len(group) == 2:
+            group = (rng.choice(group),)
+        low, high = RANGES[family, "ratio_m" if group == ("ratio_m",) else "ratio"]
+        new = _moved_value(rng, p[group[0]], low, high, strength)
+        q.update({name: new for name in group})
+    elif kind == "angle" and family in ("binary_tree", "ternary_tree"):
+        group = ("angle_l", "angle_r") if symmetric else (rng.choice(("angle_l", "angle_r")),)
+        new = _moved_value(rng, p[group[0]], *RANGES[family, "angle"], strength)
+        q.update({name: new for name in group})
+    elif kind == "angle" and family == "pythagoras_tree":
+        low, high = RANGES[family, "angle"]
+        band = (low, high) if p["angle"] < 45 else (90 - high, 90 - low)
+        q["angle"] = _moved_value(rng, p["angle"], *band, strength)
+    elif kind == "angle":  # koch_curve
+        q["angle"] = _moved_value(rng, p["angle"], *RANGES[family, "angle"], strength)
+    elif kind == "twist" and symmetric:
+        q["twist"] = 180 / p["sides"] - p["twist"]
     elif kind == "twist":
-        q["twist"] = 180 / p["sides"] if symmetric else p["twist"] + sign * strength * 180 / p["sides"]
-    elif kind == "shift":  # along the line of centres (the pivot's direction), which stays the mirror axis
-        heading = math.atan2(p["pivot"][1], p["pivot"][0]) + rng.choice((0.0, math.pi))
-        q["offset"] = (strength * (1 - p["ratio"]) * math.cos(heading), strength * (1 - p["ratio"]) * math.sin(heading))
-    elif kind == "extra":
-        q["extra"] = True
-    if kind != "drop":
-        return q, None
-    return q, (1 if symmetric else rng.randrange(len(rule_maps(family, p))))  # symmetric: only a ternary tree drops, its middle
+        sense = math.copysign(1.0, p["twist"])
+        q["twist"] = sense * _moved_value(rng, abs(p["twist"]), *RANGES[family, "twist"], strength)
+    elif kind == "shift":  # the pivot moves along its own line of centres (the mirror axis when there is one)
+        t = math.hypot(*p["pivot"])
+        heading = math.atan2(p["pivot"][1], p["pivot"][0])
+        t_new = _moved_value(rng, t, *RANGES[family, "pivot"], strength)
+        q["pivot"] = (t_new * math.cos(heading), t_new * math.sin(heading))
+    else:
+        raise ValueError(f"break kind {kind!r} is not one of {family}'s {BREAKS[family]}")
+    return q
 
 
 def build_levels(family: str, p: dict[str, Any], depth: int, broken: dict[str, Any] | None = None) -> list[np.ndarray]:
     """Elements level by level (one row of points per element): each child is its parent's frame composed with
     a map (local recursion).
 
-    ``broken`` = {"level": b, "params": ..., "drop": j or None}: level b+1 is made with that rule instead.
+    ``broken`` = {"level": b, "params": ...}: level b+1 is made with that rule instead.
     """
     seed = seed_element(family, p)
     scale, shift = np.ones(1, dtype=complex), np.zeros(1, dtype=complex)  # element = seed * scale + shift
     levels = [seed[None, :].copy()]
     for level in range(depth):
-        maps = rule_maps(family, p)
-        if broken is not None and broken["level"] == level:
-            maps = [m for j, m in enumerate(rule_maps(family, broken["params"])) if j != broken["drop"]]
+        rule = broken["params"] if broken is not None and broken["level"] == level else p
+        maps = rule_maps(family, rule)
         a, b = np.array([m[0] for m in maps]), np.array([m[1] for m in maps])
         scale, shift = (scale[:, None] * a[None, :]).ravel(), (scale[:, None] * b[None, :] + shift[:, None]).ravel()
         levels.append(scale[:, None] * seed[None, :] + shift[:, None])
@@ -420,7 +438,7 @@ def _drawn(fig: dict[str, Any]) -> np.ndarray:
 
 def regular_figure(rng: random.Random, family: str, config: Config, box: base.Box) -> dict[str, Any]:
     depth = rng.randint(config.min_depth, min(config.max_depth, MAX_DEPTH[family]))
-    params = sample_params(rng, family, depth, config.asymmetric)
+    params = sample_params(rng, family, config.asymmetric)
     fig = _figure(family, depth, params, build_levels(family, params, depth), box)
     fig["odd"] = None
     return fig
@@ -432,9 +450,9 @@ def broken_figure(rng: random.Random, family: str, config: Config, box: base.Box
     depth, params = fig["depth"], fig["params"]
     kind = rng.choice(symmetry_keeping_breaks(family, params))
     strength = rng.uniform(config.break_min, config.break_max)
-    changed, drop = broken_rule(rng, family, params, kind, strength)
+    changed = broken_rule(rng, family, params, kind, strength)
     level = rng.randint(config.min_break_level, depth - 1)
-    levels = build_levels(family, params, depth, {"level": level, "params": changed, "drop": drop})
+    levels = build_levels(family, params, depth, {"level": level, "params": changed})
     odd = _figure(family, depth, params, levels, box)
     unbroken = build_levels(family, params, depth)
     regular = to_pixels(np.concatenate([unbroken[k] for k in odd["drawn_levels"]]), odd["placement"])
@@ -449,7 +467,6 @@ def broken_figure(rng: random.Random, family: str, config: Config, box: base.Box
         "level": level,
         "strength": round(strength, 4),
         "changed_params": changed,
-        "dropped_map": drop,
     }
     return odd
 
