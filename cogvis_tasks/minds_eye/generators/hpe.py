@@ -65,7 +65,7 @@ SIMPLE_FAMILIES = ("nested_circles", "concentric_polygons", "binary_tree", "sier
 COMPLEX_FAMILIES = ("ternary_tree", "pythagoras_tree", "sierpinski_carpet", "koch_curve")
 FAMILIES = SIMPLE_FAMILIES + COMPLEX_FAMILIES
 DISTRACTOR_TYPES = FAMILIES  # the regular options are named by their family
-ODD_KINDS = ("random_strokes", "broken")
+ODD_KINDS = ("random_strokes", "broken", "irregular")
 
 MAX_DEPTH = {  # deeper, and the smallest elements shrink below a few pixels
     "nested_circles": 7,
@@ -111,13 +111,17 @@ OPEN = ("binary_tree", "ternary_tree", "koch_curve")  # segments; the rest are c
 
 LINE_W = 3
 SUPERSAMPLE = 2
-MARGIN = 24  # px between a figure's bounding box and its panel's drawing area
+MARGIN = 24  # px between a figure's bounding box and its panel's drawing area (at least)
+FILL_MIN = 0.8  # figures are drawn at 80-100% of the size that fills the drawing area
+PLACE_TRIES = 4
 BREAK_RADIUS = 4  # px: ink moved by more than this counts as a visible change
 MAX_TRIES = 50
 MIN_STROKES, MAX_STROKES = 5, 150
-BREAK_TRIES = 40
+BREAK_TRIES = 20  # breaks tried on one regular figure
+BASE_TRIES = 4  # regular figures tried
 
 Map = tuple[complex, complex]  # z -> a z + b
+Placement = tuple[float, complex, complex]  # scale, local centre, pixel centre
 
 
 @dataclass(frozen=True)
@@ -126,7 +130,7 @@ class Config:
     max_depth: int = 4
     families: tuple[str, ...] = FAMILIES
     asymmetric: bool = False  # unequal branches, twists, off-centre nesting (rule complexity)
-    odd_kind: str = "broken"  # "random_strokes" or "broken"
+    odd_kind: str = "broken"  # one of ODD_KINDS
     break_min: float = 0.35  # size of the rule change of a broken pattern, as a share of the parameter's range
     break_max: float = 0.5
     min_break_level: int = 0  # the first level whose rule may change (0: the first split)
@@ -147,7 +151,7 @@ class Config:
 
 
 PRESETS: dict[str, Config] = {
-    "easy": Config(min_depth=2, max_depth=3, families=SIMPLE_FAMILIES, odd_kind="random_strokes"),
+    "easy": Config(min_depth=2, max_depth=3, families=SIMPLE_FAMILIES, odd_kind="irregular", min_break_ink=800),
     "medium": Config(
         min_depth=3, max_depth=4, odd_kind="broken", break_min=0.35, break_max=0.5, min_break_level=0, min_break_ink=600
     ),
@@ -199,13 +203,12 @@ def rule_maps(family: str, p: dict[str, Any]) -> list[Map]:
     if family == "sierpinski_carpet":
         cells = [complex(i, j) for j in (-1, 0, 1) for i in (-1, 0, 1) if (i, j) != (0, 0)]
         return [(p["ratio"] + 0j, 2 / 3 * c) for c in cells]
-    if family == "pythagoras_tree":
-        a = math.radians(p["angle"])
-        left = p["ratio"] * math.cos(a) * cmath.exp(1j * a)
-        if p["angle"] == 45.0:  # the right square as the left one's mirror image, also when the ratio shrinks both
-            return [(left, 1j), (left.conjugate(), 1 + 1j - left.conjugate())]
-        apex = 1j + math.cos(a) * cmath.exp(1j * a)
-        return [(left, 1j), (p["ratio"] * math.sin(a) * cmath.exp(1j * (a - math.pi / 2)), apex)]
+    if family == "pythagoras_tree":  # squares on the legs; the right one is the left one of 90 - angle, mirrored
+        def leg(deg: float) -> complex:
+            return p["ratio"] * math.cos(math.radians(deg)) * cmath.exp(1j * math.radians(deg))
+
+        right = leg(90 - p["angle"]).conjugate()
+        return [(leg(p["angle"]), 1j), (right, 1 + 1j - right)]
     b = math.radians(p["angle"])  # koch_curve: four pieces with a bump of angle b
     s = 1 / (2 + 2 * math.cos(b))
     up, down = cmath.exp(1j * b), cmath.exp(-1j * b)
@@ -338,6 +341,79 @@ def build_levels(family: str, p: dict[str, Any], depth: int, broken: dict[str, A
     return levels
 
 
+#: Which map of a family's rule the mirror image (about the vertical) of map j is: children e*m + j of an element
+#: mirror onto children e'*m + MIRROR_MAP[j] of its mirror partner e'.
+MIRROR_MAP = {
+    "nested_circles": (0,),
+    "concentric_polygons": (0,),
+    "binary_tree": (1, 0),
+    "ternary_tree": (2, 1, 0),
+    "sierpinski_triangle": (0, 2, 1),  # top, bottom left, bottom right
+    "sierpinski_carpet": (2, 1, 0, 4, 3, 7, 6, 5),  # cells row by row, centre left out
+    "pythagoras_tree": (1, 0),
+    "koch_curve": (3, 2, 1, 0),  # a mirror image of the curve runs backwards
+}
+SEED_KEYS = ("sides", "phase")  # parameters of the seed element, shared by every element of a figure
+
+
+def _mirror_index(family: str, index: int, level: int) -> int:
+    """The index, at its level, of the element that is the mirror image of element ``index``."""
+    perm, m = MIRROR_MAP[family], len(MIRROR_MAP[family])
+    out, place = 0, 1
+    for _ in range(level):
+        index, digit = divmod(index, m)
+        out += perm[digit] * place
+        place *= m
+    return out
+
+
+def _mirrored_params(family: str, p: dict[str, Any]) -> dict[str, Any]:
+    """The parameters whose split is the mirror image of ``p``'s (a tree swaps its sides; the other rules are their
+    own mirror images)."""
+    if family in ("binary_tree", "ternary_tree"):
+        return {**p, "angle_l": p["angle_r"], "angle_r": p["angle_l"], "ratio_l": p["ratio_r"], "ratio_r": p["ratio_l"]}
+    if family == "pythagoras_tree":  # the squares on the two legs swap
+        return {**p, "angle": 90 - p["angle"]}
+    return dict(p)
+
+
+def irregular_params(rng: random.Random, family: str, depth: int, root: dict[str, Any], symmetric: bool) -> list[list[dict[str, Any]]]:
+    """Parameters for every element's split, level by level: each drawn anew from the family's ranges (no rule is
+    shared by two elements), the root's being ``root``. ``symmetric``: an element's mirror partner takes the
+    mirrored parameters and an element on the mirror axis a symmetric split, so the figure stays mirror-symmetric
+    like the regular ones."""
+    m = len(MIRROR_MAP[family])
+    seed_part = {k: root[k] for k in SEED_KEYS if k in root}
+    out: list[list[dict[str, Any]]] = [[root]]
+    for level in range(1, depth):
+        row: list[dict[str, Any]] = []
+        for e in range(m**level):
+            partner = _mirror_index(family, e, level) if symmetric else e
+            if partner < e:
+                row.append(_mirrored_params(family, row[partner]))
+            else:
+                q = {**sample_params(rng, family, asymmetric=partner != e or not symmetric), **seed_part}
+                if family == "concentric_polygons" and symmetric:  # half a side of the figure's own polygon
+                    q["twist"] = rng.choice((0.0, 180 / q["sides"]))
+                row.append(q)
+        out.append(row)
+    return out
+
+
+def build_irregular(family: str, element_params: list[list[dict[str, Any]]]) -> list[np.ndarray]:
+    """Elements level by level like :func:`build_levels`, each element split by the maps of its own parameters."""
+    seed = seed_element(family, element_params[0][0])
+    scale, shift = np.ones(1, dtype=complex), np.zeros(1, dtype=complex)
+    levels = [seed[None, :].copy()]
+    for row in element_params:
+        maps = [rule_maps(family, p) for p in row]
+        a = np.array([[m[0] for m in ms] for ms in maps])
+        b = np.array([[m[1] for m in ms] for ms in maps])
+        scale, shift = (scale[:, None] * a).ravel(), (scale[:, None] * b + shift[:, None]).ravel()
+        levels.append(scale[:, None] * seed[None, :] + shift[:, None])
+    return levels
+
+
 # --- placing and drawing figures -------------------------------------------------------------------
 
 
@@ -359,6 +435,29 @@ def fit_to_box(elements: np.ndarray, circles: bool, box: base.Box) -> tuple[floa
     left, top, right, bottom = base.content_box(box)
     scale = min((right - left - 2 * MARGIN) / max(x1 - x0, 1e-9), (bottom - top - 2 * MARGIN) / max(y1 - y0, 1e-9))
     return scale, complex((x0 + x1) / 2, (y0 + y1) / 2), complex((left + right) / 2, (top + bottom) / 2)
+
+
+def random_placement(rng: random.Random, elements: np.ndarray, circles: bool, box: base.Box) -> tuple[float, complex, complex]:
+    """Like :func:`fit_to_box`, then shrunk to FILL_MIN..1 of that size and moved anywhere it still fits.
+
+    The odd figure is placed by its unbroken pattern's extent (:func:`odd_figure`); were every figure fitted to its
+    own extent, a break that moved the outermost elements would shrink or grow the whole broken figure in its panel.
+    """
+    scale, centre, target = fit_to_box(elements, circles, box)
+    x0, x1, y0, y1 = _extent(elements, circles)
+    left, top, right, bottom = base.content_box(box)
+    scale *= rng.uniform(FILL_MIN, 1.0)
+    slack_x = max(0.0, (right - left - 2 * MARGIN - (x1 - x0) * scale) / 2)
+    slack_y = max(0.0, (bottom - top - 2 * MARGIN - (y1 - y0) * scale) / 2)
+    return scale, centre, target + complex(rng.uniform(-slack_x, slack_x), rng.uniform(-slack_y, slack_y))
+
+
+def fits(fig: dict[str, Any], box: base.Box) -> bool:
+    """Does the figure lie inside its panel's drawing area minus MARGIN?"""
+    x0, x1, y0, y1 = _extent(_drawn(fig), fig["element_kind"] == "circle")
+    left, top, right, bottom = base.content_box(box)
+    tol = 0.5
+    return left + MARGIN - tol <= x0 and x1 <= right - MARGIN + tol and top + MARGIN - tol <= y0 and y1 <= bottom - MARGIN + tol
 
 
 def to_pixels(z: np.ndarray, placement: tuple[float, complex, complex]) -> np.ndarray:
@@ -417,10 +516,14 @@ def _kind(family: str) -> str:
     return "circle" if family in CIRCLES else "polyline" if family in OPEN else "polygon"
 
 
-def _figure(family: str, depth: int, params: dict[str, Any], levels: list[np.ndarray], box: base.Box) -> dict[str, Any]:
-    """A figure placed in its panel: every level in pixel coordinates."""
+def _figure(
+    family: str, depth: int, params: dict[str, Any], levels: list[np.ndarray], box: base.Box, placement: Placement | None = None
+) -> dict[str, Any]:
+    """A figure placed in its panel (fitted to its own extent unless a placement is given): every level in pixel
+    coordinates."""
     drawn = _drawn_levels(family, depth)
-    placement = fit_to_box(np.concatenate([levels[k] for k in drawn]), family in CIRCLES, box)
+    if placement is None:
+        placement = fit_to_box(np.concatenate([levels[k] for k in drawn]), family in CIRCLES, box)
     return {
         "family": family,
         "depth": depth,
@@ -439,36 +542,71 @@ def _drawn(fig: dict[str, Any]) -> np.ndarray:
 def regular_figure(rng: random.Random, family: str, config: Config, box: base.Box) -> dict[str, Any]:
     depth = rng.randint(config.min_depth, min(config.max_depth, MAX_DEPTH[family]))
     params = sample_params(rng, family, config.asymmetric)
-    fig = _figure(family, depth, params, build_levels(family, params, depth), box)
+    levels = build_levels(family, params, depth)
+    drawn = np.concatenate([levels[k] for k in _drawn_levels(family, depth)])
+    fig = _figure(family, depth, params, levels, box, random_placement(rng, drawn, family in CIRCLES, box))
     fig["odd"] = None
     return fig
 
 
-def broken_figure(rng: random.Random, family: str, config: Config, box: base.Box) -> dict[str, Any] | None:
-    """A pattern whose rule changes at one level, or None if the change would not be visible."""
-    fig = regular_figure(rng, family, config, box)
-    depth, params = fig["depth"], fig["params"]
+def _placed_odd(rng: random.Random, fig: dict[str, Any], levels: list[np.ndarray], box: base.Box) -> dict[str, Any] | None:
+    """The odd figure's ``levels`` placed by the extent of ``fig``'s unbroken pattern (a fresh random placement
+    while it does not fit), or None."""
+    family, depth = fig["family"], fig["depth"]
+    ruled = build_levels(family, fig["params"], depth)
+    drawn = np.concatenate([ruled[k] for k in fig["drawn_levels"]])
+    for _ in range(PLACE_TRIES):
+        odd = _figure(family, depth, fig["params"], levels, box, random_placement(rng, drawn, family in CIRCLES, box))
+        if fits(odd, box):
+            return odd
+    return None
+
+
+def _visible(odd: dict[str, Any], ruled: np.ndarray, box: base.Box, min_ink: int) -> bool:
+    """Does the odd figure differ from the ruled pattern (its elements placed like the odd figure's) visibly?"""
+    regular = to_pixels(np.concatenate([ruled[k] for k in odd["drawn_levels"]]), odd["placement"])
+    kind = odd["element_kind"]
+    return visible_change(render_panel(_drawn(odd), kind, box, 1), render_panel(regular, kind, box, 1)) >= min_ink
+
+
+def broken_figure(rng: random.Random, fig: dict[str, Any], config: Config, box: base.Box) -> dict[str, Any] | None:
+    """The regular figure ``fig`` with its rule changed at one level, or None if the change would not be visible."""
+    family, depth, params = fig["family"], fig["depth"], fig["params"]
     kind = rng.choice(symmetry_keeping_breaks(family, params))
     strength = rng.uniform(config.break_min, config.break_max)
     changed = broken_rule(rng, family, params, kind, strength)
     level = rng.randint(config.min_break_level, depth - 1)
-    levels = build_levels(family, params, depth, {"level": level, "params": changed})
-    odd = _figure(family, depth, params, levels, box)
-    unbroken = build_levels(family, params, depth)
-    regular = to_pixels(np.concatenate([unbroken[k] for k in odd["drawn_levels"]]), odd["placement"])
-    if (
-        visible_change(render_panel(_drawn(odd), odd["element_kind"], box, 1), render_panel(regular, odd["element_kind"], box, 1))
-        < config.min_break_ink
-    ):
+    odd = _placed_odd(rng, fig, build_levels(family, params, depth, {"level": level, "params": changed}), box)
+    if odd is None or not _visible(odd, build_levels(family, params, depth), box, config.min_break_ink):
         return None
-    odd["odd"] = {
-        "kind": "broken",
-        "break": kind,
-        "level": level,
-        "strength": round(strength, 4),
-        "changed_params": changed,
-    }
+    odd["odd"] = {"kind": "broken", "break": kind, "level": level, "strength": round(strength, 4), "changed_params": changed}
     return odd
+
+
+def irregular_figure(rng: random.Random, fig: dict[str, Any], config: Config, box: base.Box) -> dict[str, Any] | None:
+    """The regular figure ``fig`` with no rule at all (every split after the first draws its own parameters), or
+    None if it would not differ visibly from ``fig``."""
+    family, depth, params = fig["family"], fig["depth"], fig["params"]
+    element_params = irregular_params(rng, family, depth, params, symmetric=not config.asymmetric)
+    odd = _placed_odd(rng, fig, build_irregular(family, element_params), box)
+    if odd is None or not _visible(odd, build_levels(family, params, depth), box, config.min_break_ink):
+        return None
+    odd["odd"] = {"kind": "irregular", "splits": sum(len(row) for row in element_params)}
+    return odd
+
+
+def odd_figure(rng: random.Random, family: str, config: Config, box: base.Box) -> dict[str, Any] | None:
+    """A broken or irregular figure of ``family``. Its depth and rule are drawn like a regular figure's and kept
+    while the break is redrawn until it is visible, so the visibility check does not tilt them (it favoured deeper
+    figures, whose breaks move more ink); None if no visible break was found."""
+    make = broken_figure if config.odd_kind == "broken" else irregular_figure
+    for _ in range(BASE_TRIES):
+        fig = regular_figure(rng, family, config, box)
+        for _ in range(BREAK_TRIES):
+            odd = make(rng, fig, config, box)
+            if odd is not None:
+                return odd
+    return None
 
 
 def stroke_figure(rng: random.Random, target_ink: float, width: float, height: float, box: base.Box) -> dict[str, Any]:
@@ -533,8 +671,8 @@ def _figures(rng: random.Random, config: Config, box: base.Box) -> tuple[list[di
     eligible = [f for f in config.families if MAX_DEPTH[f] >= config.min_depth]
     families = rng.sample(eligible, 4)
     regular = [regular_figure(rng, f, config, box) for f in families[:3]]
-    if config.odd_kind == "broken":  # the odd family stays fixed while its break is redrawn: families stay balanced
-        odd = next((f for f in (broken_figure(rng, families[3], config, box) for _ in range(BREAK_TRIES)) if f is not None), None)
+    if config.odd_kind != "random_strokes":  # the odd family stays fixed while it is redrawn: families stay balanced
+        odd = odd_figure(rng, families[3], config, box)
         return None if odd is None else (regular, odd)
     # Ink and extent copied from a hidden fourth pattern drawn like the shown ones: the four figures' inks are then
     # exchangeable, so the odd one is not the middle (as with the mean) nor the least or most inked figure.
