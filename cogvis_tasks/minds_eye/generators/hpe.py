@@ -4,50 +4,65 @@ Three figures are built by a recursion rule: a seed element (circle, polygon, se
 square) and a fixed set of similarity maps; each element of level k+1 is its parent at
 level k with one of the maps applied in the parent's own frame (nested circles,
 concentric polygons, binary and ternary trees, Sierpinski triangle and carpet,
-Pythagoras tree, Koch curve). The odd figure (the answer) is either random
-disconnected straight strokes whose ink (drawn pixels) and extent match a hidden fourth
-pattern drawn like the shown ones (so ink does not single out the odd figure), or a
-pattern of a fourth family whose recursion is broken at one level: that level's rule
-takes another value of one of its parameters (scale, branch angle, twist, nesting
-pivot), drawn from the same range the regular rules draw it from, the break being
-checked visible (at least ``min_break_ink`` pixels of ink moved by more than
-``BREAK_RADIUS`` px against the unbroken pattern) before use.
+Pythagoras tree, Koch curve). Every rule parameter (scale, branch angle, twist, nesting
+pivot) is drawn from a range per family (RANGES). The odd figure (the answer) is a
+pattern of a fourth family, drawn at the depth and with the rule a regular figure of
+that family would have, and then
+
+* ``irregular``: no common rule: every level after the first takes a rule of its own
+  (the first split's rule with some of its parameters moved, like a break at each level);
+* ``broken``: the rule changes at one level: one parameter takes another value of its
+  own range, a given share of the range away;
+* ``random_strokes`` (custom configs only; the released task's odd figure): random
+  disconnected straight strokes whose ink and extent match a hidden fourth pattern.
+
+The change is checked visible (at least ``min_break_ink`` pixels of ink moved by more
+than ``BREAK_RADIUS`` px against the pattern the rule would draw, and no loop of strokes
+closed or opened) before use; the rule and depth are kept while it is redrawn. The odd
+family runs through the eligible families in a shuffled cycle over the item index, so
+every family is the answer equally often.
 
 Option types name each regular figure's family; the odd one is ``"correct"`` (its family
-and break are in the scene).
+and its kind of oddness are in the scene).
 
 Presets (structural: recursion depth, rule complexity, kind and strength of the odd one):
 
 * easy: depth 2-3, simple one- or two-map symmetric rules (nested circles, concentric
-  polygons, binary tree, Sierpinski triangle); the odd figure is random strokes, which
-  have no hierarchy at all (the released task's design).
+  polygons, binary tree, Sierpinski triangle); the odd figure is irregular (every later
+  level changed by 20-35% of the range).
 * medium: depth 3-4, all eight families; the odd figure's rule changes at one level by
-  35-50% of the parameter's range: it is structured, so the hierarchy has to be compared
-  level by level.
+  35-50% of the parameter's range: the hierarchy has to be compared level by level.
 * hard: depth 4-5, all families with asymmetric rules (unequal branches, twisted
   polygons, off-centre nesting, lopsided Pythagoras trees), and smaller breaks (20-45%
   of the range) at level 1 or deeper, where the elements are small.
 
-Closed cues (audit, issue 14):
+Closed cues (audit, issue 14; learned pickers at 300 items, chance 25%):
 
-* symmetry: the regular families of medium are all mirror-symmetric (about the
-  vertical), and a dropped branch, a twisted level or an off-axis shift made the broken
-  figure lopsided ("the least mirror-symmetric figure" found 58% of medium answers).
-  Every break of a symmetric rule keeps it symmetric (:func:`broken_rule`).
-* the family's look: regular Sierpinski triangles and carpets, Koch curves and
-  symmetric Pythagoras trees had one fixed rule (two or three looks per family), and a
-  break could add or drop a map (a filled hole, a diamond in a Koch curve, a missing
-  branch) or push a parameter outside the regular range, so "this does not look like its
-  family's regular figures" found 84% of medium and 58% of hard answers (learned pickers
-  at 300 items, chance 25%). Every family now draws each rule parameter from a range
-  (RANGES), a break moves one level's parameter to another value of that range, and no
-  break adds or drops a map, so the broken figure has as many elements as a regular one.
+* easy, random strokes: the only asymmetric figure, unlike any pattern at any scale
+  (100%). The irregular figure has its family's elements, counts and ink, and its
+  level rules keep the family's symmetry.
+* symmetry (medium 58% for "the least mirror-symmetric figure"): a dropped branch, a
+  twisted level or an off-axis shift made the broken figure lopsided. Every break of a
+  symmetric rule keeps it symmetric (:func:`broken_rule`).
+* the family's look (medium 84%, hard 58%): regular Sierpinski triangles and carpets,
+  Koch curves and symmetric Pythagoras trees had one fixed rule each, and a break could
+  add or drop a map (a filled hole, a Koch diamond, a missing branch) or push a parameter
+  out of the regular range, so the broken figure was the one not looking like its
+  family. Now parameters come from ranges, breaks stay inside them and keep the number
+  of elements.
+* size and place: every figure was fitted to its own extent, so a break moving the
+  outermost elements shrank or grew the whole broken figure. Every figure is now drawn at
+  80-100% of the filling size anywhere it fits, the odd one sized by its unbroken
+  pattern's extent and positioned by its own; the visibility check no longer favours
+  deeper odd figures; a changed tree closing a loop (its branch tips meeting, a hole in
+  a coarse view) where the rule draws none is redrawn.
 """
 
 from __future__ import annotations
 
 import cmath
 import dataclasses
+import json
 import math
 import random
 from dataclasses import dataclass
@@ -56,6 +71,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
+from ...core.rng import rng_for
 from . import base
 
 TASK = "HPE"
@@ -115,6 +131,8 @@ MARGIN = 24  # px between a figure's bounding box and its panel's drawing area (
 FILL_MIN = 0.8  # figures are drawn at 80-100% of the size that fills the drawing area
 PLACE_TRIES = 4
 BREAK_RADIUS = 4  # px: ink moved by more than this counts as a visible change
+SNAP = 3.0  # px: segment ends this close meet
+NEAR = 8.0  # px: strokes this close merge in a 64 px crop of a panel
 MAX_TRIES = 50
 MIN_STROKES, MAX_STROKES = 5, 150
 BREAK_TRIES = 20  # breaks tried on one regular figure
@@ -151,7 +169,10 @@ class Config:
 
 
 PRESETS: dict[str, Config] = {
-    "easy": Config(min_depth=2, max_depth=3, families=SIMPLE_FAMILIES, odd_kind="irregular", min_break_ink=800),
+    "easy": Config(
+        min_depth=2, max_depth=3, families=SIMPLE_FAMILIES, odd_kind="irregular", break_min=0.15, break_max=0.3,
+        min_break_ink=800,
+    ),  # fmt: skip
     "medium": Config(
         min_depth=3, max_depth=4, odd_kind="broken", break_min=0.35, break_max=0.5, min_break_level=0, min_break_ink=600
     ),
@@ -243,7 +264,7 @@ def sample_params(rng: random.Random, family: str, asymmetric: bool) -> dict[str
         return {"sides": sides, "ratio": _uniform(rng, family, "ratio"), "twist": twist}
     if family in ("binary_tree", "ternary_tree"):
         angles = _side_pair(rng, family, "angle", asymmetric)
-        ratios = _side_pair(rng, family, "ratio", asymmetric and family == "binary_tree")  # a ternary tree's sides: equal
+        ratios = _side_pair(rng, family, "ratio", asymmetric and family == "binary_tree")  # ternary sides: equal
         p = {"angle_l": angles[0], "angle_r": angles[1], "ratio_l": ratios[0], "ratio_r": ratios[1]}
         return {**p, "ratio_m": _uniform(rng, family, "ratio_m")} if family == "ternary_tree" else p
     if family in ("sierpinski_triangle", "sierpinski_carpet"):
@@ -329,11 +350,18 @@ def build_levels(family: str, p: dict[str, Any], depth: int, broken: dict[str, A
 
     ``broken`` = {"level": b, "params": ...}: level b+1 is made with that rule instead.
     """
-    seed = seed_element(family, p)
+    rules = [p] * depth
+    if broken is not None:
+        rules[broken["level"]] = broken["params"]
+    return build_by_rules(family, rules)
+
+
+def build_by_rules(family: str, rules: list[dict[str, Any]]) -> list[np.ndarray]:
+    """Elements level by level, level k+1 made from level k by the maps of ``rules[k]`` (the seed from rules[0])."""
+    seed = seed_element(family, rules[0])
     scale, shift = np.ones(1, dtype=complex), np.zeros(1, dtype=complex)  # element = seed * scale + shift
     levels = [seed[None, :].copy()]
-    for level in range(depth):
-        rule = broken["params"] if broken is not None and broken["level"] == level else p
+    for rule in rules:
         maps = rule_maps(family, rule)
         a, b = np.array([m[0] for m in maps]), np.array([m[1] for m in maps])
         scale, shift = (scale[:, None] * a[None, :]).ravel(), (scale[:, None] * b[None, :] + shift[:, None]).ravel()
@@ -341,77 +369,21 @@ def build_levels(family: str, p: dict[str, Any], depth: int, broken: dict[str, A
     return levels
 
 
-#: Which map of a family's rule the mirror image (about the vertical) of map j is: children e*m + j of an element
-#: mirror onto children e'*m + MIRROR_MAP[j] of its mirror partner e'.
-MIRROR_MAP = {
-    "nested_circles": (0,),
-    "concentric_polygons": (0,),
-    "binary_tree": (1, 0),
-    "ternary_tree": (2, 1, 0),
-    "sierpinski_triangle": (0, 2, 1),  # top, bottom left, bottom right
-    "sierpinski_carpet": (2, 1, 0, 4, 3, 7, 6, 5),  # cells row by row, centre left out
-    "pythagoras_tree": (1, 0),
-    "koch_curve": (3, 2, 1, 0),  # a mirror image of the curve runs backwards
-}
-SEED_KEYS = ("sides", "phase")  # parameters of the seed element, shared by every element of a figure
-
-
-def _mirror_index(family: str, index: int, level: int) -> int:
-    """The index, at its level, of the element that is the mirror image of element ``index``."""
-    perm, m = MIRROR_MAP[family], len(MIRROR_MAP[family])
-    out, place = 0, 1
-    for _ in range(level):
-        index, digit = divmod(index, m)
-        out += perm[digit] * place
-        place *= m
-    return out
-
-
-def _mirrored_params(family: str, p: dict[str, Any]) -> dict[str, Any]:
-    """The parameters whose split is the mirror image of ``p``'s (a tree swaps its sides; the other rules are their
-    own mirror images)."""
-    if family in ("binary_tree", "ternary_tree"):
-        return {**p, "angle_l": p["angle_r"], "angle_r": p["angle_l"], "ratio_l": p["ratio_r"], "ratio_r": p["ratio_l"]}
-    if family == "pythagoras_tree":  # the squares on the two legs swap
-        return {**p, "angle": 90 - p["angle"]}
-    return dict(p)
-
-
-def irregular_params(rng: random.Random, family: str, depth: int, root: dict[str, Any], symmetric: bool) -> list[list[dict[str, Any]]]:
-    """Parameters for every element's split, level by level: each drawn anew from the family's ranges (no rule is
-    shared by two elements), the root's being ``root``. ``symmetric``: an element's mirror partner takes the
-    mirrored parameters and an element on the mirror axis a symmetric split, so the figure stays mirror-symmetric
-    like the regular ones."""
-    m = len(MIRROR_MAP[family])
-    seed_part = {k: root[k] for k in SEED_KEYS if k in root}
-    out: list[list[dict[str, Any]]] = [[root]]
-    for level in range(1, depth):
-        row: list[dict[str, Any]] = []
-        for e in range(m**level):
-            partner = _mirror_index(family, e, level) if symmetric else e
-            if partner < e:
-                row.append(_mirrored_params(family, row[partner]))
-            else:
-                q = {**sample_params(rng, family, asymmetric=partner != e or not symmetric), **seed_part}
-                if family == "concentric_polygons" and symmetric:  # half a side of the figure's own polygon
-                    q["twist"] = rng.choice((0.0, 180 / q["sides"]))
-                row.append(q)
-        out.append(row)
-    return out
-
-
-def build_irregular(family: str, element_params: list[list[dict[str, Any]]]) -> list[np.ndarray]:
-    """Elements level by level like :func:`build_levels`, each element split by the maps of its own parameters."""
-    seed = seed_element(family, element_params[0][0])
-    scale, shift = np.ones(1, dtype=complex), np.zeros(1, dtype=complex)
-    levels = [seed[None, :].copy()]
-    for row in element_params:
-        maps = [rule_maps(family, p) for p in row]
-        a = np.array([[m[0] for m in ms] for ms in maps])
-        b = np.array([[m[1] for m in ms] for ms in maps])
-        scale, shift = (scale[:, None] * a).ravel(), (scale[:, None] * b + shift[:, None]).ravel()
-        levels.append(scale[:, None] * seed[None, :] + shift[:, None])
-    return levels
+def irregular_rules(
+    rng: random.Random, family: str, depth: int, root: dict[str, Any], strength: tuple[float, float]
+) -> list[dict[str, Any]]:
+    """A rule per level: the first split's is ``root``, every later level's is ``root`` with a random non-empty set of
+    its breaks (:func:`broken_rule`, each of a strength drawn from ``strength``) applied anew. Drawn around the root
+    rule, the figure's overall shape varies as much as a regular one's; breaks of a symmetric rule keep it
+    symmetric, so the figure stays as mirror-symmetric as the regular ones."""
+    kinds = symmetry_keeping_breaks(family, root)
+    rules = [root]
+    for _ in range(1, depth):
+        rule = root
+        for kind in [k for k in kinds if rng.random() < 0.5] or [rng.choice(kinds)]:
+            rule = broken_rule(rng, family, rule, kind, rng.uniform(*strength))
+        rules.append(rule)
+    return rules
 
 
 # --- placing and drawing figures -------------------------------------------------------------------
@@ -437,27 +409,26 @@ def fit_to_box(elements: np.ndarray, circles: bool, box: base.Box) -> tuple[floa
     return scale, complex((x0 + x1) / 2, (y0 + y1) / 2), complex((left + right) / 2, (top + bottom) / 2)
 
 
-def random_placement(rng: random.Random, elements: np.ndarray, circles: bool, box: base.Box) -> tuple[float, complex, complex]:
-    """Like :func:`fit_to_box`, then shrunk to FILL_MIN..1 of that size and moved anywhere it still fits.
+def random_placement(
+    rng: random.Random, elements: np.ndarray, circles: bool, box: base.Box, sized_by: np.ndarray | None = None
+) -> Placement | None:
+    """Like :func:`fit_to_box`, shrunk to FILL_MIN..1 of that size and moved anywhere it still fits (its extent's
+    centre uniform over the room left), or None if it does not fit.
 
-    The odd figure is placed by its unbroken pattern's extent (:func:`odd_figure`); were every figure fitted to its
-    own extent, a break that moved the outermost elements would shrink or grow the whole broken figure in its panel.
+    ``sized_by``: take the size from these elements' extent instead (the odd figure is sized by its unbroken
+    pattern: were it fitted to its own extent, a break moving the outermost elements would shrink or grow the whole
+    broken figure), while the position is still drawn for its own extent (as a regular figure's is).
     """
-    scale, centre, target = fit_to_box(elements, circles, box)
+    scale = fit_to_box(elements if sized_by is None else sized_by, circles, box)[0] * rng.uniform(FILL_MIN, 1.0)
+    _, centre, target = fit_to_box(elements, circles, box)
     x0, x1, y0, y1 = _extent(elements, circles)
     left, top, right, bottom = base.content_box(box)
-    scale *= rng.uniform(FILL_MIN, 1.0)
-    slack_x = max(0.0, (right - left - 2 * MARGIN - (x1 - x0) * scale) / 2)
-    slack_y = max(0.0, (bottom - top - 2 * MARGIN - (y1 - y0) * scale) / 2)
+    slack_x = (right - left - 2 * MARGIN - (x1 - x0) * scale) / 2
+    slack_y = (bottom - top - 2 * MARGIN - (y1 - y0) * scale) / 2
+    if min(slack_x, slack_y) < -1e-9:
+        return None
+    slack_x, slack_y = max(slack_x, 0.0), max(slack_y, 0.0)
     return scale, centre, target + complex(rng.uniform(-slack_x, slack_x), rng.uniform(-slack_y, slack_y))
-
-
-def fits(fig: dict[str, Any], box: base.Box) -> bool:
-    """Does the figure lie inside its panel's drawing area minus MARGIN?"""
-    x0, x1, y0, y1 = _extent(_drawn(fig), fig["element_kind"] == "circle")
-    left, top, right, bottom = base.content_box(box)
-    tol = 0.5
-    return left + MARGIN - tol <= x0 and x1 <= right - MARGIN + tol and top + MARGIN - tol <= y0 and y1 <= bottom - MARGIN + tol
 
 
 def to_pixels(z: np.ndarray, placement: tuple[float, complex, complex]) -> np.ndarray:
@@ -517,7 +488,12 @@ def _kind(family: str) -> str:
 
 
 def _figure(
-    family: str, depth: int, params: dict[str, Any], levels: list[np.ndarray], box: base.Box, placement: Placement | None = None
+    family: str,
+    depth: int,
+    params: dict[str, Any],
+    levels: list[np.ndarray],
+    box: base.Box,
+    placement: Placement | None = None,
 ) -> dict[str, Any]:
     """A figure placed in its panel (fitted to its own extent unless a placement is given): every level in pixel
     coordinates."""
@@ -544,29 +520,78 @@ def regular_figure(rng: random.Random, family: str, config: Config, box: base.Bo
     params = sample_params(rng, family, config.asymmetric)
     levels = build_levels(family, params, depth)
     drawn = np.concatenate([levels[k] for k in _drawn_levels(family, depth)])
-    fig = _figure(family, depth, params, levels, box, random_placement(rng, drawn, family in CIRCLES, box))
+    circles = family in CIRCLES
+    placement = random_placement(rng, drawn, circles, box) or fit_to_box(drawn, circles, box)  # it always fits
+    fig = _figure(family, depth, params, levels, box, placement)
     fig["odd"] = None
     return fig
 
 
-def _placed_odd(rng: random.Random, fig: dict[str, Any], levels: list[np.ndarray], box: base.Box) -> dict[str, Any] | None:
-    """The odd figure's ``levels`` placed by the extent of ``fig``'s unbroken pattern (a fresh random placement
-    while it does not fit), or None."""
+def _placed_odd(
+    rng: random.Random, fig: dict[str, Any], levels: list[np.ndarray], box: base.Box
+) -> dict[str, Any] | None:
+    """The odd figure's ``levels`` sized by ``fig``'s unbroken pattern and placed anywhere they fit (a fresh size
+    while they do not), or None."""
     family, depth = fig["family"], fig["depth"]
     ruled = build_levels(family, fig["params"], depth)
-    drawn = np.concatenate([ruled[k] for k in fig["drawn_levels"]])
+    own = np.concatenate([levels[k] for k in fig["drawn_levels"]])
+    unbroken = np.concatenate([ruled[k] for k in fig["drawn_levels"]])
     for _ in range(PLACE_TRIES):
-        odd = _figure(family, depth, fig["params"], levels, box, random_placement(rng, drawn, family in CIRCLES, box))
-        if fits(odd, box):
-            return odd
+        placement = random_placement(rng, own, family in CIRCLES, box, sized_by=unbroken)
+        if placement is not None:
+            return _figure(family, depth, fig["params"], levels, box, placement)
     return None
 
 
+def closes_loop(segments: np.ndarray) -> bool:
+    """Do the (n, 2) complex pixel segments enclose a region, also as the audit's coarse crops see it: their end
+    points (snapped to SNAP px) join them into a cycle (mirror-image branch tips meeting on the axis), or two
+    segments not joined at an end cross or come within NEAR px?"""
+    snapped = np.round(segments / SNAP)
+    nodes = {z: k for k, z in enumerate(dict.fromkeys(snapped.ravel().tolist()))}
+    root = list(range(len(nodes)))
+
+    def find(k: int) -> int:
+        while root[k] != k:
+            root[k] = root[root[k]]
+            k = root[k]
+        return k
+
+    for a, b in snapped.tolist():
+        ra, rb = find(nodes[a]), find(nodes[b])
+        if ra == rb and a != b:
+            return True
+        root[ra] = rb
+    i, j = np.triu_indices(len(segments), 1)
+    apart = ~(snapped[i][:, :, None] == snapped[j][:, None, :]).any(axis=(1, 2))  # not joined at an end
+    return bool((_segment_distance(segments[i[apart]], segments[j[apart]]) < NEAR).any())
+
+
+def _segment_distance(s: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Distance between segments s[k] and t[k] (complex (n, 2) arrays): 0 when they cross."""
+
+    def to_segment(z: np.ndarray, seg: np.ndarray) -> np.ndarray:
+        d = seg[:, 1] - seg[:, 0]
+        u = np.clip(((z - seg[:, 0]) * d.conj()).real / np.maximum(np.abs(d) ** 2, 1e-12), 0, 1)
+        return np.abs(z - (seg[:, 0] + u * d))
+
+    def side(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:  # sign of the turn a -> b -> c
+        return np.sign(((b - a).conj() * (c - a)).imag)
+
+    (p, q), (r, w) = s.T, t.T
+    cross = (side(p, q, r) * side(p, q, w) < 0) & (side(r, w, p) * side(r, w, q) < 0)
+    ends = np.min([to_segment(p, t), to_segment(q, t), to_segment(r, s), to_segment(w, s)], axis=0)
+    return np.where(cross, 0.0, ends)
+
+
 def _visible(odd: dict[str, Any], ruled: np.ndarray, box: base.Box, min_ink: int) -> bool:
-    """Does the odd figure differ from the ruled pattern (its elements placed like the odd figure's) visibly?"""
+    """Does the odd figure differ from the ruled pattern (its elements placed like the odd figure's) visibly, without
+    closing a loop of strokes where the ruled pattern has none (or the other way round)?"""
     regular = to_pixels(np.concatenate([ruled[k] for k in odd["drawn_levels"]]), odd["placement"])
     kind = odd["element_kind"]
-    return visible_change(render_panel(_drawn(odd), kind, box, 1), render_panel(regular, kind, box, 1)) >= min_ink
+    if visible_change(render_panel(_drawn(odd), kind, box, 1), render_panel(regular, kind, box, 1)) < min_ink:
+        return False
+    return odd["family"] not in OPEN or closes_loop(_drawn(odd)) == closes_loop(regular)  # a loop is a hole
 
 
 def broken_figure(rng: random.Random, fig: dict[str, Any], config: Config, box: base.Box) -> dict[str, Any] | None:
@@ -579,19 +604,21 @@ def broken_figure(rng: random.Random, fig: dict[str, Any], config: Config, box: 
     odd = _placed_odd(rng, fig, build_levels(family, params, depth, {"level": level, "params": changed}), box)
     if odd is None or not _visible(odd, build_levels(family, params, depth), box, config.min_break_ink):
         return None
-    odd["odd"] = {"kind": "broken", "break": kind, "level": level, "strength": round(strength, 4), "changed_params": changed}
+    odd["odd"] = {
+        "kind": "broken", "break": kind, "level": level, "strength": round(strength, 4), "changed_params": changed,
+    }  # fmt: skip
     return odd
 
 
 def irregular_figure(rng: random.Random, fig: dict[str, Any], config: Config, box: base.Box) -> dict[str, Any] | None:
-    """The regular figure ``fig`` with no rule at all (every split after the first draws its own parameters), or
-    None if it would not differ visibly from ``fig``."""
+    """The regular figure ``fig`` with a rule of its own at every level after the first (:func:`irregular_rules`),
+    or None if it would not differ visibly from ``fig``."""
     family, depth, params = fig["family"], fig["depth"], fig["params"]
-    element_params = irregular_params(rng, family, depth, params, symmetric=not config.asymmetric)
-    odd = _placed_odd(rng, fig, build_irregular(family, element_params), box)
+    rules = irregular_rules(rng, family, depth, params, (config.break_min, config.break_max))
+    odd = _placed_odd(rng, fig, build_by_rules(family, rules), box)
     if odd is None or not _visible(odd, build_levels(family, params, depth), box, config.min_break_ink):
         return None
-    odd["odd"] = {"kind": "irregular", "splits": sum(len(row) for row in element_params)}
+    odd["odd"] = {"kind": "irregular", "level_params": rules[1:]}
     return odd
 
 
@@ -666,10 +693,27 @@ def _extent_px(fig: dict[str, Any]) -> tuple[float, float]:
     return x1 - x0, y1 - y0
 
 
-def _figures(rng: random.Random, config: Config, box: base.Box) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
-    """Three regular figures and the odd one, all laid out in ``box`` (panels are equal), or None to retry."""
-    eligible = [f for f in config.families if MAX_DEPTH[f] >= config.min_depth]
-    families = rng.sample(eligible, 4)
+def eligible_families(config: Config) -> list[str]:
+    return [f for f in config.families if MAX_DEPTH[f] >= config.min_depth]
+
+
+def odd_family(seed: int, index: int, config: Config) -> str:
+    """The odd figure's family: items come in runs of one item per eligible family, each run in its own shuffled
+    order, so every family is the answer equally often (an item set drawn independently per item leaned by chance
+    towards some families, which a picker recognising families then picked)."""
+    families = eligible_families(config)
+    run, place = divmod(index, len(families))
+    key = json.dumps(dataclasses.asdict(config), sort_keys=True)
+    rng_for(seed, "minds-eye-generator", TASK, "odd-family", run, key).shuffle(families)
+    return families[place]
+
+
+def _figures(
+    rng: random.Random, odd_fam: str, config: Config, box: base.Box
+) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
+    """Three regular figures and the odd one (of family ``odd_fam``), all laid out in ``box`` (panels are equal), or
+    None to retry."""
+    families = [*rng.sample([f for f in eligible_families(config) if f != odd_fam], 3), odd_fam]
     regular = [regular_figure(rng, f, config, box) for f in families[:3]]
     if config.odd_kind != "random_strokes":  # the odd family stays fixed while it is redrawn: families stay balanced
         odd = odd_figure(rng, families[3], config, box)
@@ -702,8 +746,9 @@ def _scene_figure(fig: dict[str, Any]) -> dict[str, Any]:
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     rng = base.item_rng(seed, TASK, index, config)
     boxes = base.grid_boxes(2, 2)
+    family = odd_family(seed, index, config)
     for _ in range(MAX_TRIES):
-        made = _figures(rng, config, boxes[0])
+        made = _figures(rng, family, config, boxes[0])
         if made is not None:
             break
     else:
