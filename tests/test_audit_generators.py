@@ -21,9 +21,6 @@ SEED = 1234
 #: (benchmark, set, preset) -> what the audit measured at N items (best flagged picker, accuracy vs chance).
 LEAKING: dict[tuple[str, str, str], str] = {
     ("minds_eye", "VRA", "easy"): "surface/boosting 45.0% (95% CI 33.1-57.5) vs 16.7",
-    ("minds_eye", "HPE", "easy"): "surface/logistic 100.0% (95% CI 94.0-100.0) vs 25.0",
-    ("minds_eye", "HPE", "medium"): "surface/logistic 58.3% (95% CI 45.7-69.9) vs 25.0",
-    ("minds_eye", "HPE", "hard"): "surface/logistic 41.7% (95% CI 30.1-54.3) vs 25.0",
     ("minds_eye", "DSC", "easy"): "surface/boosting 56.7% (95% CI 44.1-68.4) vs 25.0",
     ("minds_eye", "DSC", "medium"): "surface/boosting 66.7% (95% CI 54.1-77.3) vs 25.0",
     ("minds_eye", "DSC", "hard"): "surface/boosting 66.7% (95% CI 54.1-77.3) vs 25.0",

@@ -4,46 +4,65 @@ Three figures are built by a recursion rule: a seed element (circle, polygon, se
 square) and a fixed set of similarity maps; each element of level k+1 is its parent at
 level k with one of the maps applied in the parent's own frame (nested circles,
 concentric polygons, binary and ternary trees, Sierpinski triangle and carpet,
-Pythagoras tree, Koch curve). The odd figure (the answer) is either random
-disconnected straight strokes whose ink (drawn pixels) and extent match a hidden fourth
-pattern drawn like the shown ones (so ink does not single out the odd figure), or a
-pattern of a fourth family whose recursion is broken at one level (that level's rule
-changes: another scale, angle, twist or offset, one of the maps dropped or one added),
-the break being checked visible (at least ``min_break_ink`` pixels of ink moved by more
-than ``BREAK_RADIUS`` px against the unbroken pattern) before use.
+Pythagoras tree, Koch curve). Every rule parameter (scale, branch angle, twist, nesting
+pivot) is drawn from a range per family (RANGES). The odd figure (the answer) is a
+pattern of a fourth family, drawn at the depth and with the rule a regular figure of
+that family would have, and then
+
+* ``irregular``: no common rule: every level after the first takes a rule of its own
+  (the first split's rule with some of its parameters moved, like a break at each level);
+* ``broken``: the rule changes at one level: one parameter takes another value of its
+  own range, a given share of the range away;
+* ``random_strokes`` (custom configs only; the released task's odd figure): random
+  disconnected straight strokes whose ink and extent match a hidden fourth pattern.
+
+The change is checked visible (at least ``min_break_ink`` pixels of ink moved by more
+than ``BREAK_RADIUS`` px against the pattern the rule would draw, and no loop of strokes
+closed or opened) before use; the rule and depth are kept while it is redrawn. The odd
+family runs through the eligible families in a shuffled cycle over the item index, so
+every family is the answer equally often.
 
 Option types name each regular figure's family; the odd one is ``"correct"`` (its family
-and break are in the scene).
+and its kind of oddness are in the scene).
 
 Presets (structural: recursion depth, rule complexity, kind and strength of the odd one):
 
 * easy: depth 2-3, simple one- or two-map symmetric rules (nested circles, concentric
-  polygons, binary tree, Sierpinski triangle); the odd figure is random strokes, which
-  have no hierarchy at all (the released task's design).
-* medium: depth 3-4, all eight families; the odd figure is a pattern whose rule changes
-  at one level by a large amount (35-60%: scale, angle, twist, offset; or a map dropped
-  or added):
-  it is structured, so the whole hierarchy has to be compared level by level.
+  polygons, binary tree, Sierpinski triangle); the odd figure is irregular (every later
+  level changed by 20-35% of the range).
+* medium: depth 3-4, all eight families; the odd figure's rule changes at one level by
+  35-50% of the parameter's range: the hierarchy has to be compared level by level.
 * hard: depth 4-5, all families with asymmetric rules (unequal branches, twisted
-  polygons, off-centre nesting, lopsided Pythagoras trees), and subtle breaks (15-30%)
-  only at level 2 or deeper, where the elements are small.
+  polygons, off-centre nesting, lopsided Pythagoras trees), and smaller breaks (20-45%
+  of the range) at level 1 or deeper, where the elements are small.
 
-Symmetry carries no signal. Closed cue (audit, issue 14): the regular families of
-medium are all mirror-symmetric (about the vertical), and a dropped branch, a twisted
-level or an off-axis shift made the broken figure lopsided, so "the least
-mirror-symmetric figure" found 58% of medium answers (a learned picker 74%, chance 25%).
-Breaks now keep the symmetries the unbroken rule has (:func:`symmetry_keeping_breaks`):
-a symmetric tree changes both branch angles or ratios or grows a middle branch, a
-Sierpinski pattern scales or fills its centre, a Koch curve grows a mirrored bump, a
-twist turns a level by half a polygon side, a shift runs along the circles' line of
-centres; asymmetric rules (hard) still take any break, and families whose rule is always
-symmetric (nested circles, Sierpinski, Koch) keep their symmetry there too.
+Closed cues (audit, issue 14; learned pickers at 300 items, chance 25%):
+
+* easy, random strokes: the only asymmetric figure, unlike any pattern at any scale
+  (100%). The irregular figure has its family's elements, counts and ink, and its
+  level rules keep the family's symmetry.
+* symmetry (medium 58% for "the least mirror-symmetric figure"): a dropped branch, a
+  twisted level or an off-axis shift made the broken figure lopsided. Every break of a
+  symmetric rule keeps it symmetric (:func:`broken_rule`).
+* the family's look (medium 84%, hard 58%): regular Sierpinski triangles and carpets,
+  Koch curves and symmetric Pythagoras trees had one fixed rule each, and a break could
+  add or drop a map (a filled hole, a Koch diamond, a missing branch) or push a parameter
+  out of the regular range, so the broken figure was the one not looking like its
+  family. Now parameters come from ranges, breaks stay inside them and keep the number
+  of elements.
+* size and place: every figure was fitted to its own extent, so a break moving the
+  outermost elements shrank or grew the whole broken figure. Every figure is now drawn at
+  80-100% of the filling size anywhere it fits, the odd one sized by its unbroken
+  pattern's extent and positioned by its own; the visibility check no longer favours
+  deeper odd figures; a changed tree closing a loop (its branch tips meeting, a hole in
+  a coarse view) where the rule draws none is redrawn.
 """
 
 from __future__ import annotations
 
 import cmath
 import dataclasses
+import json
 import math
 import random
 from dataclasses import dataclass
@@ -52,6 +71,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
+from ...core.rng import rng_for
 from . import base
 
 TASK = "HPE"
@@ -61,7 +81,7 @@ SIMPLE_FAMILIES = ("nested_circles", "concentric_polygons", "binary_tree", "sier
 COMPLEX_FAMILIES = ("ternary_tree", "pythagoras_tree", "sierpinski_carpet", "koch_curve")
 FAMILIES = SIMPLE_FAMILIES + COMPLEX_FAMILIES
 DISTRACTOR_TYPES = FAMILIES  # the regular options are named by their family
-ODD_KINDS = ("random_strokes", "broken")
+ODD_KINDS = ("random_strokes", "broken", "irregular")
 
 MAX_DEPTH = {  # deeper, and the smallest elements shrink below a few pixels
     "nested_circles": 7,
@@ -73,29 +93,53 @@ MAX_DEPTH = {  # deeper, and the smallest elements shrink below a few pixels
     "pythagoras_tree": 7,
     "koch_curve": 4,
 }
-BREAKS = {  # how each family's rule can change at one level
+BREAKS = {  # which parameter of each family's rule can change at one level
     "nested_circles": ("scale", "shift"),
     "concentric_polygons": ("scale", "twist"),
-    "binary_tree": ("angle", "scale", "drop", "extra"),
-    "ternary_tree": ("angle", "scale", "drop", "extra"),
-    "sierpinski_triangle": ("scale", "drop", "extra"),
-    "sierpinski_carpet": ("scale", "drop", "extra"),
+    "binary_tree": ("angle", "scale"),
+    "ternary_tree": ("angle", "scale"),
+    "sierpinski_triangle": ("scale",),
+    "sierpinski_carpet": ("scale",),
     "pythagoras_tree": ("angle", "scale"),
-    "koch_curve": ("drop", "extra"),
+    "koch_curve": ("angle",),
 }
+#: (family, parameter) -> the range regular rules draw it from; a broken level takes another value of the same range.
+RANGES = {
+    ("nested_circles", "ratio"): (0.55, 0.82),
+    ("nested_circles", "pivot"): (0.0, 1.0),  # distance of the nesting pivot from the centre, in radii
+    ("concentric_polygons", "ratio"): (0.6, 0.85),
+    ("concentric_polygons", "twist"): (6.0, 30.0),  # degrees, asymmetric rules (either sense)
+    ("binary_tree", "angle"): (15.0, 50.0),
+    ("binary_tree", "ratio"): (0.56, 0.74),
+    ("ternary_tree", "angle"): (30.0, 62.0),
+    ("ternary_tree", "ratio"): (0.42, 0.56),
+    ("ternary_tree", "ratio_m"): (0.42, 0.6),
+    ("sierpinski_triangle", "ratio"): (0.4, 0.6),
+    ("sierpinski_carpet", "ratio"): (0.27, 0.4),
+    ("pythagoras_tree", "angle"): (25.0, 40.0),  # asymmetric rules; the mirrored band 50-65 half the time
+    ("pythagoras_tree", "ratio"): (0.75, 1.0),
+    ("koch_curve", "angle"): (40.0, 80.0),
+}
+MIN_SIDE_GAP = {"angle": 8.0, "ratio": 0.05}  # an asymmetric tree's left and right branches differ at least this much
 LAST_LEVEL_ONLY = ("sierpinski_carpet", "koch_curve")  # the rest draw every level
 CIRCLES = ("nested_circles",)
 OPEN = ("binary_tree", "ternary_tree", "koch_curve")  # segments; the rest are closed outlines
 
 LINE_W = 3
 SUPERSAMPLE = 2
-MARGIN = 24  # px between a figure's bounding box and its panel's drawing area
+MARGIN = 24  # px between a figure's bounding box and its panel's drawing area (at least)
+FILL_MIN = 0.8  # figures are drawn at 80-100% of the size that fills the drawing area
+PLACE_TRIES = 4
 BREAK_RADIUS = 4  # px: ink moved by more than this counts as a visible change
+SNAP = 3.0  # px: segment ends this close meet
+NEAR = 8.0  # px: strokes this close merge in a 64 px crop of a panel
 MAX_TRIES = 50
 MIN_STROKES, MAX_STROKES = 5, 150
-BREAK_TRIES = 40
+BREAK_TRIES = 20  # breaks tried on one regular figure
+BASE_TRIES = 4  # regular figures tried
 
 Map = tuple[complex, complex]  # z -> a z + b
+Placement = tuple[float, complex, complex]  # scale, local centre, pixel centre
 
 
 @dataclass(frozen=True)
@@ -104,9 +148,9 @@ class Config:
     max_depth: int = 4
     families: tuple[str, ...] = FAMILIES
     asymmetric: bool = False  # unequal branches, twists, off-centre nesting (rule complexity)
-    odd_kind: str = "broken"  # "random_strokes" or "broken"
-    break_min: float = 0.35  # relative size of the rule change of a broken pattern
-    break_max: float = 0.6
+    odd_kind: str = "broken"  # one of ODD_KINDS
+    break_min: float = 0.35  # size of the rule change of a broken pattern, as a share of the parameter's range
+    break_max: float = 0.5
     min_break_level: int = 0  # the first level whose rule may change (0: the first split)
     min_break_ink: int = 600  # px of ink a break must move by more than BREAK_RADIUS (how visible it is)
 
@@ -118,18 +162,24 @@ class Config:
         base.check_choice("odd_kind", self.odd_kind, ODD_KINDS)
         if len([f for f in self.families if MAX_DEPTH[f] >= self.min_depth]) < 4:  # three shown, a fourth broken or hidden
             raise ValueError(f"families needs 4 families allowing depth {self.min_depth}, got {self.families!r}")
-        base.check_range("break_min", self.break_min, 0.1, 1.0)
-        base.check_range("break_max", self.break_max, self.break_min, 1.0)
+        base.check_range("break_min", self.break_min, 0.1, 0.5)
+        base.check_range("break_max", self.break_max, self.break_min, 0.5)  # half the range always fits
         base.check_range("min_break_level", self.min_break_level, 0, self.min_depth - 1)
         base.check_range("min_break_ink", self.min_break_ink, 60, 5000)
 
 
 PRESETS: dict[str, Config] = {
-    "easy": Config(min_depth=2, max_depth=3, families=SIMPLE_FAMILIES, odd_kind="random_strokes"),
-    "medium": Config(min_depth=3, max_depth=4, odd_kind="broken", break_min=0.35, break_max=0.6, min_break_level=0, min_break_ink=600),
-    "hard": Config(
-        min_depth=4, max_depth=5, asymmetric=True, odd_kind="broken", break_min=0.15, break_max=0.3, min_break_level=2, min_break_ink=250
+    "easy": Config(
+        min_depth=2, max_depth=3, families=SIMPLE_FAMILIES, odd_kind="irregular", break_min=0.15, break_max=0.3,
+        min_break_ink=800,
+    ),  # fmt: skip
+    "medium": Config(
+        min_depth=3, max_depth=4, odd_kind="broken", break_min=0.35, break_max=0.5, min_break_level=0, min_break_ink=600
     ),
+    "hard": Config(
+        min_depth=4, max_depth=5, asymmetric=True, odd_kind="broken", break_min=0.2, break_max=0.45, min_break_level=1,
+        min_break_ink=200,
+    ),  # fmt: skip
 }
 
 
@@ -158,32 +208,10 @@ def seed_element(family: str, params: dict[str, Any]) -> np.ndarray:
 
 
 def rule_maps(family: str, p: dict[str, Any]) -> list[Map]:
-    """The similarity maps of a family's rule, in the parent's frame, from its parameters (plus the extra map of
-    an "extra" break)."""
-    maps = _family_maps(family, p)
-    return [*maps, *_extra_maps(family, p)] if p.get("extra") else maps
-
-
-def _extra_maps(family: str, p: dict[str, Any]) -> list[Map]:
-    """Maps too many: a middle branch, the filled centre hole, a Koch bump mirrored downwards (a closed diamond)."""
-    if family == "binary_tree":
-        return [((p["ratio_l"] + p["ratio_r"]) / 2 + 0j, 1j)]
-    if family == "ternary_tree":
-        return [(p["ratio_m"] * cmath.exp(1j * math.radians(p["angle_l"] / 2)), 1j)]
-    if family == "sierpinski_triangle":
-        return [(-p["ratio"] + 0j, 0j)]
-    if family == "sierpinski_carpet":
-        return [(p["ratio"] + 0j, 0j)]
-    b = math.radians(p["angle"])  # koch_curve
-    s = 1 / (2 + 2 * math.cos(b))
-    down, up = cmath.exp(-1j * b), cmath.exp(1j * b)
-    return [(s * down, s + 0j), (s * up, s + s * down)]
-
-
-def _family_maps(family: str, p: dict[str, Any]) -> list[Map]:
+    """The similarity maps of a family's rule, in the parent's frame, from its parameters."""
     if family == "nested_circles":
         pivot = complex(*p["pivot"])
-        return [(p["ratio"], pivot * (1 - p["ratio"]) + complex(*p["offset"]))]
+        return [(p["ratio"] + 0j, pivot * (1 - p["ratio"]))]
     if family == "concentric_polygons":
         return [(p["ratio"] * cmath.exp(1j * math.radians(p["twist"])), 0j)]
     if family in ("binary_tree", "ternary_tree"):
@@ -196,51 +224,63 @@ def _family_maps(family: str, p: dict[str, Any]) -> list[Map]:
     if family == "sierpinski_carpet":
         cells = [complex(i, j) for j in (-1, 0, 1) for i in (-1, 0, 1) if (i, j) != (0, 0)]
         return [(p["ratio"] + 0j, 2 / 3 * c) for c in cells]
-    if family == "pythagoras_tree":
-        a = math.radians(p["angle"])
-        left = p["ratio"] * math.cos(a) * cmath.exp(1j * a)
-        if p["angle"] == 45.0:  # the right square as the left one's mirror image, also when a scale break shrinks both
-            return [(left, 1j), (left.conjugate(), 1 + 1j - left.conjugate())]
-        apex = 1j + math.cos(a) * cmath.exp(1j * a)
-        return [(left, 1j), (p["ratio"] * math.sin(a) * cmath.exp(1j * (a - math.pi / 2)), apex)]
+    if family == "pythagoras_tree":  # squares on the legs; the right one is the left one of 90 - angle, mirrored
+        def leg(deg: float) -> complex:
+            return p["ratio"] * math.cos(math.radians(deg)) * cmath.exp(1j * math.radians(deg))
+
+        right = leg(90 - p["angle"]).conjugate()
+        return [(leg(p["angle"]), 1j), (right, 1 + 1j - right)]
     b = math.radians(p["angle"])  # koch_curve: four pieces with a bump of angle b
     s = 1 / (2 + 2 * math.cos(b))
     up, down = cmath.exp(1j * b), cmath.exp(-1j * b)
     return [(s + 0j, 0j), (s * up, s + 0j), (s * down, s + s * up), (s + 0j, 1 - s + 0j)]
 
 
-def sample_params(rng: random.Random, family: str, depth: int, asymmetric: bool) -> dict[str, Any]:
-    """A family's rule parameters (drawn from the item RNG); asymmetric rules are the harder variants."""
-    least = 0.15 ** (1 / depth)  # the deepest element keeps at least 15% of the seed's size
+def _uniform(rng: random.Random, family: str, name: str) -> float:
+    return rng.uniform(*RANGES[family, name])
+
+
+def _side_pair(rng: random.Random, family: str, name: str, asymmetric: bool) -> tuple[float, float]:
+    """Left and right values of a tree's angle or ratio: equal (symmetric rule) or at least MIN_SIDE_GAP apart."""
+    if not asymmetric:
+        return (_uniform(rng, family, name),) * 2
+    while True:
+        left, right = _uniform(rng, family, name), _uniform(rng, family, name)
+        if abs(left - right) >= MIN_SIDE_GAP[name]:
+            return left, right
+
+
+def sample_params(rng: random.Random, family: str, asymmetric: bool) -> dict[str, Any]:
+    """A family's rule parameters (drawn from the item RNG, each from its range in RANGES); asymmetric rules are
+    the harder variants."""
     if family == "nested_circles":
-        heading = rng.uniform(0, 2 * math.pi)
-        pivot = (math.cos(heading), math.sin(heading)) if asymmetric else (0.0, 0.0)
-        return {"ratio": rng.uniform(max(0.55, least), 0.8), "pivot": pivot, "offset": (0.0, 0.0), "phase": rng.uniform(0, math.pi / 2)}
+        heading = rng.uniform(0, 2 * math.pi) if asymmetric else rng.choice((-math.pi / 2, math.pi / 2))
+        t = _uniform(rng, family, "pivot")
+        pivot = (t * math.cos(heading), t * math.sin(heading))
+        return {"ratio": _uniform(rng, family, "ratio"), "pivot": pivot, "phase": rng.uniform(0, math.pi / 2)}
     if family == "concentric_polygons":
-        twist = rng.choice((-1, 1)) * rng.uniform(8, 20) if asymmetric else 0.0
-        return {"sides": rng.choice((3, 4, 5, 6)), "ratio": rng.uniform(max(0.6, least), 0.85), "twist": twist}
-    if family == "binary_tree":
-        if asymmetric:
-            angles, ratios = rng.sample(range(15, 51, 5), 2), rng.sample((0.56, 0.62, 0.68, 0.74), 2)
-        else:
-            angles, ratios = [rng.uniform(20, 45)] * 2, [rng.uniform(0.6, 0.72)] * 2
-        return {"angle_l": angles[0], "angle_r": angles[1], "ratio_l": ratios[0], "ratio_r": ratios[1]}
-    if family == "ternary_tree":
-        angles = rng.sample(range(30, 66, 5), 2) if asymmetric else [rng.uniform(35, 60)] * 2
-        ratio = rng.uniform(0.45, 0.55)
-        return {"angle_l": angles[0], "angle_r": angles[1], "ratio_l": ratio, "ratio_r": ratio, "ratio_m": rng.uniform(0.45, 0.6)}
+        sides = rng.choice((3, 4, 5, 6))
+        twist = rng.choice((-1, 1)) * _uniform(rng, family, "twist") if asymmetric else rng.choice((0.0, 180 / sides))
+        return {"sides": sides, "ratio": _uniform(rng, family, "ratio"), "twist": twist}
+    if family in ("binary_tree", "ternary_tree"):
+        angles = _side_pair(rng, family, "angle", asymmetric)
+        ratios = _side_pair(rng, family, "ratio", asymmetric and family == "binary_tree")  # ternary sides: equal
+        p = {"angle_l": angles[0], "angle_r": angles[1], "ratio_l": ratios[0], "ratio_r": ratios[1]}
+        return {**p, "ratio_m": _uniform(rng, family, "ratio_m")} if family == "ternary_tree" else p
     if family in ("sierpinski_triangle", "sierpinski_carpet"):
-        return {"ratio": 0.5 if family == "sierpinski_triangle" else 1 / 3}
+        return {"ratio": _uniform(rng, family, "ratio")}
     if family == "pythagoras_tree":
-        angle = rng.choice((rng.uniform(28, 38), rng.uniform(52, 62))) if asymmetric else 45.0
-        return {"angle": angle, "ratio": 1.0}
-    return {"angle": rng.uniform(50, 75) if asymmetric else 60.0}  # koch_curve
+        angle = _uniform(rng, family, "angle") if asymmetric else 45.0
+        return {"angle": rng.choice((angle, 90 - angle)), "ratio": _uniform(rng, family, "ratio")}
+    return {"angle": _uniform(rng, family, "angle")}  # koch_curve
 
 
 def symmetric_rule(family: str, p: dict[str, Any]) -> bool:
-    """Does the rule draw a mirror-symmetric pattern? (Nested circles always do: their centres lie on one line.)"""
+    """Does the rule draw a pattern mirror-symmetric about the vertical?"""
+    if family == "nested_circles":
+        return abs(p["pivot"][0]) < 1e-12
     if family == "concentric_polygons":
-        return p["twist"] == 0
+        return p["twist"] in (0.0, 180 / p["sides"])
     if family in ("binary_tree", "ternary_tree"):
         return p["angle_l"] == p["angle_r"] and p["ratio_l"] == p["ratio_r"]
     if family == "pythagoras_tree":
@@ -249,75 +289,101 @@ def symmetric_rule(family: str, p: dict[str, Any]) -> bool:
 
 
 def symmetry_keeping_breaks(family: str, p: dict[str, Any]) -> tuple[str, ...]:
-    """The breaks that keep the pattern's symmetries (mirror and rotation) as the unbroken rule has them.
-
-    A break that made a symmetric pattern lopsided would single out the odd figure as the least symmetric one without
-    any level being compared. Dropping one branch of a symmetric tree, one corner copy of a Sierpinski triangle or
-    carpet (loses the rotation), one Koch piece, or bending a symmetric Pythagoras tree is therefore not used on a
-    symmetric rule; a twist turns a level by half a side (the mirror axes then coincide again), a shift moves along the
-    nested circles' line of centres, a dropped ternary branch is the middle one.
-    """
-    if family == "nested_circles":
-        return ("scale",) if tuple(p["pivot"]) == (0.0, 0.0) else ("scale", "shift")  # concentric: also rotation
-    if family == "concentric_polygons":
-        return ("scale", "twist")
-    if not symmetric_rule(family, p):
-        return BREAKS[family]
-    return {
-        "binary_tree": ("angle", "scale", "extra"),
-        "ternary_tree": ("angle", "scale", "drop"),
-        "sierpinski_triangle": ("scale", "extra"),
-        "sierpinski_carpet": ("scale", "extra"),
-        "pythagoras_tree": ("scale",),
-        "koch_curve": ("extra",),
-    }[family]
+    """The breaks a rule can take: every break of a symmetric rule keeps it symmetric (see :func:`broken_rule`)
+    except bending a symmetric Pythagoras tree, which is left out."""
+    if family == "pythagoras_tree" and symmetric_rule(family, p):
+        return ("scale",)
+    return BREAKS[family]
 
 
-def broken_rule(rng: random.Random, family: str, p: dict[str, Any], kind: str, strength: float) -> tuple[dict[str, Any], int | None]:
-    """Parameters of the changed level and the map it drops (None: no map dropped); symmetric rules stay symmetric
-    (see :func:`symmetry_keeping_breaks`)."""
+def _moved_value(rng: random.Random, value: float, low: float, high: float, strength: float) -> float:
+    """``value`` moved by ``strength`` of the range [low, high], staying inside it (strength <= 1/2: one way fits)."""
+    delta = strength * (high - low)
+    inside = [v for v in (value - delta, value + delta) if low - 1e-9 <= v <= high + 1e-9]
+    return rng.choice(inside)
+
+
+def broken_rule(rng: random.Random, family: str, p: dict[str, Any], kind: str, strength: float) -> dict[str, Any]:
+    """Parameters of the changed level: one parameter takes another value of its own range (RANGES), ``strength``
+    of the range away, so the level on its own looks like a regular rule's and only comparing levels shows the
+    change. Symmetric rules stay symmetric: a tree's two sides change together, a twist toggles between 0 and
+    half a side, a nesting pivot moves along its line of centres."""
     q = dict(p)
-    sign = rng.choice((-1, 1))
     symmetric = symmetric_rule(family, p)
-    if kind == "scale" and family in ("nested_circles", "concentric_polygons"):
-        q["ratio"] = 1 - (1 - p["ratio"]) * (1 + sign * strength)  # the gap to the parent widens or narrows
-    elif kind == "scale":  # copies grow or shrink (growing ones overlap their neighbours, which shows too)
-        for k in [k for k in ("ratio", "ratio_l", "ratio_r", "ratio_m") if k in p]:
-            q[k] = p[k] * (1 + sign * strength)
-    elif kind == "angle":
-        if family == "pythagoras_tree":
-            q["angle"] = min(75.0, max(15.0, p["angle"] + sign * 35 * strength))
-        else:
-            q["angle_l"], q["angle_r"] = p["angle_l"] + sign * 60 * strength, p["angle_r"] + sign * 60 * strength
+    if kind == "scale":
+        pairs = {"binary_tree": [("ratio_l", "ratio_r")], "ternary_tree": [("ratio_l", "ratio_r"), ("ratio_m",)]}
+        names = pairs.get(family, [("ratio",)])
+        group = rng.choice(names)
+        if not symmetric and len(group) == 2:
+            group = (rng.choice(group),)
+        low, high = RANGES[family, "ratio_m" if group == ("ratio_m",) else "ratio"]
+        new = _moved_value(rng, p[group[0]], low, high, strength)
+        q.update({name: new for name in group})
+    elif kind == "angle" and family in ("binary_tree", "ternary_tree"):
+        group = ("angle_l", "angle_r") if symmetric else (rng.choice(("angle_l", "angle_r")),)
+        new = _moved_value(rng, p[group[0]], *RANGES[family, "angle"], strength)
+        q.update({name: new for name in group})
+    elif kind == "angle" and family == "pythagoras_tree":
+        low, high = RANGES[family, "angle"]
+        band = (low, high) if p["angle"] < 45 else (90 - high, 90 - low)
+        q["angle"] = _moved_value(rng, p["angle"], *band, strength)
+    elif kind == "angle":  # koch_curve
+        q["angle"] = _moved_value(rng, p["angle"], *RANGES[family, "angle"], strength)
+    elif kind == "twist" and symmetric:
+        q["twist"] = 180 / p["sides"] - p["twist"]
     elif kind == "twist":
-        q["twist"] = 180 / p["sides"] if symmetric else p["twist"] + sign * strength * 180 / p["sides"]
-    elif kind == "shift":  # along the line of centres (the pivot's direction), which stays the mirror axis
-        heading = math.atan2(p["pivot"][1], p["pivot"][0]) + rng.choice((0.0, math.pi))
-        q["offset"] = (strength * (1 - p["ratio"]) * math.cos(heading), strength * (1 - p["ratio"]) * math.sin(heading))
-    elif kind == "extra":
-        q["extra"] = True
-    if kind != "drop":
-        return q, None
-    return q, (1 if symmetric else rng.randrange(len(rule_maps(family, p))))  # symmetric: only a ternary tree drops, its middle
+        sense = math.copysign(1.0, p["twist"])
+        q["twist"] = sense * _moved_value(rng, abs(p["twist"]), *RANGES[family, "twist"], strength)
+    elif kind == "shift":  # the pivot moves along its own line of centres (the mirror axis when there is one)
+        t = math.hypot(*p["pivot"])
+        heading = math.atan2(p["pivot"][1], p["pivot"][0])
+        t_new = _moved_value(rng, t, *RANGES[family, "pivot"], strength)
+        q["pivot"] = (t_new * math.cos(heading), t_new * math.sin(heading))
+    else:
+        raise ValueError(f"break kind {kind!r} is not one of {family}'s {BREAKS[family]}")
+    return q
 
 
 def build_levels(family: str, p: dict[str, Any], depth: int, broken: dict[str, Any] | None = None) -> list[np.ndarray]:
     """Elements level by level (one row of points per element): each child is its parent's frame composed with
     a map (local recursion).
 
-    ``broken`` = {"level": b, "params": ..., "drop": j or None}: level b+1 is made with that rule instead.
+    ``broken`` = {"level": b, "params": ...}: level b+1 is made with that rule instead.
     """
-    seed = seed_element(family, p)
+    rules = [p] * depth
+    if broken is not None:
+        rules[broken["level"]] = broken["params"]
+    return build_by_rules(family, rules)
+
+
+def build_by_rules(family: str, rules: list[dict[str, Any]]) -> list[np.ndarray]:
+    """Elements level by level, level k+1 made from level k by the maps of ``rules[k]`` (the seed from rules[0])."""
+    seed = seed_element(family, rules[0])
     scale, shift = np.ones(1, dtype=complex), np.zeros(1, dtype=complex)  # element = seed * scale + shift
     levels = [seed[None, :].copy()]
-    for level in range(depth):
-        maps = rule_maps(family, p)
-        if broken is not None and broken["level"] == level:
-            maps = [m for j, m in enumerate(rule_maps(family, broken["params"])) if j != broken["drop"]]
+    for rule in rules:
+        maps = rule_maps(family, rule)
         a, b = np.array([m[0] for m in maps]), np.array([m[1] for m in maps])
         scale, shift = (scale[:, None] * a[None, :]).ravel(), (scale[:, None] * b[None, :] + shift[:, None]).ravel()
         levels.append(scale[:, None] * seed[None, :] + shift[:, None])
     return levels
+
+
+def irregular_rules(
+    rng: random.Random, family: str, depth: int, root: dict[str, Any], strength: tuple[float, float]
+) -> list[dict[str, Any]]:
+    """A rule per level: the first split's is ``root``, every later level's is ``root`` with a random non-empty set of
+    its breaks (:func:`broken_rule`, each of a strength drawn from ``strength``) applied anew. Drawn around the root
+    rule, the figure's overall shape varies as much as a regular one's; breaks of a symmetric rule keep it
+    symmetric, so the figure stays as mirror-symmetric as the regular ones."""
+    kinds = symmetry_keeping_breaks(family, root)
+    rules = [root]
+    for _ in range(1, depth):
+        rule = root
+        for kind in [k for k in kinds if rng.random() < 0.5] or [rng.choice(kinds)]:
+            rule = broken_rule(rng, family, rule, kind, rng.uniform(*strength))
+        rules.append(rule)
+    return rules
 
 
 # --- placing and drawing figures -------------------------------------------------------------------
@@ -341,6 +407,28 @@ def fit_to_box(elements: np.ndarray, circles: bool, box: base.Box) -> tuple[floa
     left, top, right, bottom = base.content_box(box)
     scale = min((right - left - 2 * MARGIN) / max(x1 - x0, 1e-9), (bottom - top - 2 * MARGIN) / max(y1 - y0, 1e-9))
     return scale, complex((x0 + x1) / 2, (y0 + y1) / 2), complex((left + right) / 2, (top + bottom) / 2)
+
+
+def random_placement(
+    rng: random.Random, elements: np.ndarray, circles: bool, box: base.Box, sized_by: np.ndarray | None = None
+) -> Placement | None:
+    """Like :func:`fit_to_box`, shrunk to FILL_MIN..1 of that size and moved anywhere it still fits (its extent's
+    centre uniform over the room left), or None if it does not fit.
+
+    ``sized_by``: take the size from these elements' extent instead (the odd figure is sized by its unbroken
+    pattern: were it fitted to its own extent, a break moving the outermost elements would shrink or grow the whole
+    broken figure), while the position is still drawn for its own extent (as a regular figure's is).
+    """
+    scale = fit_to_box(elements if sized_by is None else sized_by, circles, box)[0] * rng.uniform(FILL_MIN, 1.0)
+    _, centre, target = fit_to_box(elements, circles, box)
+    x0, x1, y0, y1 = _extent(elements, circles)
+    left, top, right, bottom = base.content_box(box)
+    slack_x = (right - left - 2 * MARGIN - (x1 - x0) * scale) / 2
+    slack_y = (bottom - top - 2 * MARGIN - (y1 - y0) * scale) / 2
+    if min(slack_x, slack_y) < -1e-9:
+        return None
+    slack_x, slack_y = max(slack_x, 0.0), max(slack_y, 0.0)
+    return scale, centre, target + complex(rng.uniform(-slack_x, slack_x), rng.uniform(-slack_y, slack_y))
 
 
 def to_pixels(z: np.ndarray, placement: tuple[float, complex, complex]) -> np.ndarray:
@@ -399,10 +487,19 @@ def _kind(family: str) -> str:
     return "circle" if family in CIRCLES else "polyline" if family in OPEN else "polygon"
 
 
-def _figure(family: str, depth: int, params: dict[str, Any], levels: list[np.ndarray], box: base.Box) -> dict[str, Any]:
-    """A figure placed in its panel: every level in pixel coordinates."""
+def _figure(
+    family: str,
+    depth: int,
+    params: dict[str, Any],
+    levels: list[np.ndarray],
+    box: base.Box,
+    placement: Placement | None = None,
+) -> dict[str, Any]:
+    """A figure placed in its panel (fitted to its own extent unless a placement is given): every level in pixel
+    coordinates."""
     drawn = _drawn_levels(family, depth)
-    placement = fit_to_box(np.concatenate([levels[k] for k in drawn]), family in CIRCLES, box)
+    if placement is None:
+        placement = fit_to_box(np.concatenate([levels[k] for k in drawn]), family in CIRCLES, box)
     return {
         "family": family,
         "depth": depth,
@@ -420,38 +517,123 @@ def _drawn(fig: dict[str, Any]) -> np.ndarray:
 
 def regular_figure(rng: random.Random, family: str, config: Config, box: base.Box) -> dict[str, Any]:
     depth = rng.randint(config.min_depth, min(config.max_depth, MAX_DEPTH[family]))
-    params = sample_params(rng, family, depth, config.asymmetric)
-    fig = _figure(family, depth, params, build_levels(family, params, depth), box)
+    params = sample_params(rng, family, config.asymmetric)
+    levels = build_levels(family, params, depth)
+    drawn = np.concatenate([levels[k] for k in _drawn_levels(family, depth)])
+    circles = family in CIRCLES
+    placement = random_placement(rng, drawn, circles, box) or fit_to_box(drawn, circles, box)  # it always fits
+    fig = _figure(family, depth, params, levels, box, placement)
     fig["odd"] = None
     return fig
 
 
-def broken_figure(rng: random.Random, family: str, config: Config, box: base.Box) -> dict[str, Any] | None:
-    """A pattern whose rule changes at one level, or None if the change would not be visible."""
-    fig = regular_figure(rng, family, config, box)
-    depth, params = fig["depth"], fig["params"]
+def _placed_odd(
+    rng: random.Random, fig: dict[str, Any], levels: list[np.ndarray], box: base.Box
+) -> dict[str, Any] | None:
+    """The odd figure's ``levels`` sized by ``fig``'s unbroken pattern and placed anywhere they fit (a fresh size
+    while they do not), or None."""
+    family, depth = fig["family"], fig["depth"]
+    ruled = build_levels(family, fig["params"], depth)
+    own = np.concatenate([levels[k] for k in fig["drawn_levels"]])
+    unbroken = np.concatenate([ruled[k] for k in fig["drawn_levels"]])
+    for _ in range(PLACE_TRIES):
+        placement = random_placement(rng, own, family in CIRCLES, box, sized_by=unbroken)
+        if placement is not None:
+            return _figure(family, depth, fig["params"], levels, box, placement)
+    return None
+
+
+def closes_loop(segments: np.ndarray) -> bool:
+    """Do the (n, 2) complex pixel segments enclose a region, also as the audit's coarse crops see it: their end
+    points (snapped to SNAP px) join them into a cycle (mirror-image branch tips meeting on the axis), or two
+    segments not joined at an end cross or come within NEAR px?"""
+    snapped = np.round(segments / SNAP)
+    nodes = {z: k for k, z in enumerate(dict.fromkeys(snapped.ravel().tolist()))}
+    root = list(range(len(nodes)))
+
+    def find(k: int) -> int:
+        while root[k] != k:
+            root[k] = root[root[k]]
+            k = root[k]
+        return k
+
+    for a, b in snapped.tolist():
+        ra, rb = find(nodes[a]), find(nodes[b])
+        if ra == rb and a != b:
+            return True
+        root[ra] = rb
+    i, j = np.triu_indices(len(segments), 1)
+    apart = ~(snapped[i][:, :, None] == snapped[j][:, None, :]).any(axis=(1, 2))  # not joined at an end
+    return bool((_segment_distance(segments[i[apart]], segments[j[apart]]) < NEAR).any())
+
+
+def _segment_distance(s: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Distance between segments s[k] and t[k] (complex (n, 2) arrays): 0 when they cross."""
+
+    def to_segment(z: np.ndarray, seg: np.ndarray) -> np.ndarray:
+        d = seg[:, 1] - seg[:, 0]
+        u = np.clip(((z - seg[:, 0]) * d.conj()).real / np.maximum(np.abs(d) ** 2, 1e-12), 0, 1)
+        return np.abs(z - (seg[:, 0] + u * d))
+
+    def side(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:  # sign of the turn a -> b -> c
+        return np.sign(((b - a).conj() * (c - a)).imag)
+
+    (p, q), (r, w) = s.T, t.T
+    cross = (side(p, q, r) * side(p, q, w) < 0) & (side(r, w, p) * side(r, w, q) < 0)
+    ends = np.min([to_segment(p, t), to_segment(q, t), to_segment(r, s), to_segment(w, s)], axis=0)
+    return np.where(cross, 0.0, ends)
+
+
+def _visible(odd: dict[str, Any], ruled: np.ndarray, box: base.Box, min_ink: int) -> bool:
+    """Does the odd figure differ from the ruled pattern (its elements placed like the odd figure's) visibly, without
+    closing a loop of strokes where the ruled pattern has none (or the other way round)?"""
+    regular = to_pixels(np.concatenate([ruled[k] for k in odd["drawn_levels"]]), odd["placement"])
+    kind = odd["element_kind"]
+    if visible_change(render_panel(_drawn(odd), kind, box, 1), render_panel(regular, kind, box, 1)) < min_ink:
+        return False
+    return odd["family"] not in OPEN or closes_loop(_drawn(odd)) == closes_loop(regular)  # a loop is a hole
+
+
+def broken_figure(rng: random.Random, fig: dict[str, Any], config: Config, box: base.Box) -> dict[str, Any] | None:
+    """The regular figure ``fig`` with its rule changed at one level, or None if the change would not be visible."""
+    family, depth, params = fig["family"], fig["depth"], fig["params"]
     kind = rng.choice(symmetry_keeping_breaks(family, params))
     strength = rng.uniform(config.break_min, config.break_max)
-    changed, drop = broken_rule(rng, family, params, kind, strength)
+    changed = broken_rule(rng, family, params, kind, strength)
     level = rng.randint(config.min_break_level, depth - 1)
-    levels = build_levels(family, params, depth, {"level": level, "params": changed, "drop": drop})
-    odd = _figure(family, depth, params, levels, box)
-    unbroken = build_levels(family, params, depth)
-    regular = to_pixels(np.concatenate([unbroken[k] for k in odd["drawn_levels"]]), odd["placement"])
-    if (
-        visible_change(render_panel(_drawn(odd), odd["element_kind"], box, 1), render_panel(regular, odd["element_kind"], box, 1))
-        < config.min_break_ink
-    ):
+    odd = _placed_odd(rng, fig, build_levels(family, params, depth, {"level": level, "params": changed}), box)
+    if odd is None or not _visible(odd, build_levels(family, params, depth), box, config.min_break_ink):
         return None
     odd["odd"] = {
-        "kind": "broken",
-        "break": kind,
-        "level": level,
-        "strength": round(strength, 4),
-        "changed_params": changed,
-        "dropped_map": drop,
-    }
+        "kind": "broken", "break": kind, "level": level, "strength": round(strength, 4), "changed_params": changed,
+    }  # fmt: skip
     return odd
+
+
+def irregular_figure(rng: random.Random, fig: dict[str, Any], config: Config, box: base.Box) -> dict[str, Any] | None:
+    """The regular figure ``fig`` with a rule of its own at every level after the first (:func:`irregular_rules`),
+    or None if it would not differ visibly from ``fig``."""
+    family, depth, params = fig["family"], fig["depth"], fig["params"]
+    rules = irregular_rules(rng, family, depth, params, (config.break_min, config.break_max))
+    odd = _placed_odd(rng, fig, build_by_rules(family, rules), box)
+    if odd is None or not _visible(odd, build_levels(family, params, depth), box, config.min_break_ink):
+        return None
+    odd["odd"] = {"kind": "irregular", "level_params": rules[1:]}
+    return odd
+
+
+def odd_figure(rng: random.Random, family: str, config: Config, box: base.Box) -> dict[str, Any] | None:
+    """A broken or irregular figure of ``family``. Its depth and rule are drawn like a regular figure's and kept
+    while the break is redrawn until it is visible, so the visibility check does not tilt them (it favoured deeper
+    figures, whose breaks move more ink); None if no visible break was found."""
+    make = broken_figure if config.odd_kind == "broken" else irregular_figure
+    for _ in range(BASE_TRIES):
+        fig = regular_figure(rng, family, config, box)
+        for _ in range(BREAK_TRIES):
+            odd = make(rng, fig, config, box)
+            if odd is not None:
+                return odd
+    return None
 
 
 def stroke_figure(rng: random.Random, target_ink: float, width: float, height: float, box: base.Box) -> dict[str, Any]:
@@ -511,13 +693,30 @@ def _extent_px(fig: dict[str, Any]) -> tuple[float, float]:
     return x1 - x0, y1 - y0
 
 
-def _figures(rng: random.Random, config: Config, box: base.Box) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
-    """Three regular figures and the odd one, all laid out in ``box`` (panels are equal), or None to retry."""
-    eligible = [f for f in config.families if MAX_DEPTH[f] >= config.min_depth]
-    families = rng.sample(eligible, 4)
+def eligible_families(config: Config) -> list[str]:
+    return [f for f in config.families if MAX_DEPTH[f] >= config.min_depth]
+
+
+def odd_family(seed: int, index: int, config: Config) -> str:
+    """The odd figure's family: items come in runs of one item per eligible family, each run in its own shuffled
+    order, so every family is the answer equally often (an item set drawn independently per item leaned by chance
+    towards some families, which a picker recognising families then picked)."""
+    families = eligible_families(config)
+    run, place = divmod(index, len(families))
+    key = json.dumps(dataclasses.asdict(config), sort_keys=True)
+    rng_for(seed, "minds-eye-generator", TASK, "odd-family", run, key).shuffle(families)
+    return families[place]
+
+
+def _figures(
+    rng: random.Random, odd_fam: str, config: Config, box: base.Box
+) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
+    """Three regular figures and the odd one (of family ``odd_fam``), all laid out in ``box`` (panels are equal), or
+    None to retry."""
+    families = [*rng.sample([f for f in eligible_families(config) if f != odd_fam], 3), odd_fam]
     regular = [regular_figure(rng, f, config, box) for f in families[:3]]
-    if config.odd_kind == "broken":  # the odd family stays fixed while its break is redrawn: families stay balanced
-        odd = next((f for f in (broken_figure(rng, families[3], config, box) for _ in range(BREAK_TRIES)) if f is not None), None)
+    if config.odd_kind != "random_strokes":  # the odd family stays fixed while it is redrawn: families stay balanced
+        odd = odd_figure(rng, families[3], config, box)
         return None if odd is None else (regular, odd)
     # Ink and extent copied from a hidden fourth pattern drawn like the shown ones: the four figures' inks are then
     # exchangeable, so the odd one is not the middle (as with the mean) nor the least or most inked figure.
@@ -547,8 +746,9 @@ def _scene_figure(fig: dict[str, Any]) -> dict[str, Any]:
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     rng = base.item_rng(seed, TASK, index, config)
     boxes = base.grid_boxes(2, 2)
+    family = odd_family(seed, index, config)
     for _ in range(MAX_TRIES):
-        made = _figures(rng, config, boxes[0])
+        made = _figures(rng, family, config, boxes[0])
         if made is not None:
             break
     else:
