@@ -8,54 +8,55 @@ are candidate frames at t = 1.0.
 Options follow a 2 x 2 design: each shape is shown either at its right t = 1 pose or at one
 wrong pose of its own, independently, so the four options are {both right (the answer),
 shape 1 wrong, shape 2 wrong, both wrong}. Every option then differs from two options in one
-shape and from one option in both: all four have the same distance profile, so "pick the
-option most like the others" finds nothing (distractors that each changed one aspect of the
-answer made the answer the options' centroid).
+shape and from one option in both, so "pick the option most like the others" finds nothing.
 
-A shape's wrong pose mostly continues smoothly from its t = 0.75 pose by a step about as large
-as the true one (errors that jumped far from the last frame made "pick the option that changed
-least from t = 0.75" find the answer in 90 % of easy items):
+A shape's wrong pose (its lure) continues from its t = 0.75 pose:
 
-* ``reversed``: the motion run one step backwards (its t = 0.5 pose);
-* ``wrong_sign``: the true step applied the opposite way (pose(0.75) - (pose(1) - pose(0.75)));
-* ``wrong_rate``: a fraction (1/4, 1/2) or twice the true step;
-* ``wrong_time``: its own motion at a time of ``wrong_times`` (0.75 = it stopped, 1.25 = one step too far);
+* ``wrong_sign``: the true step applied the opposite way, 1/2 to 2 times as far;
+* ``wrong_rate``: a fraction (about 1/3-2/3; 1/4 too for a lone mover) or 1.3-2 times the true step;
+* ``wrong_time``: its own motion at a time of ``wrong_times`` (never a shown time);
 * ``wrong_motion``: a step of another motion of the preset's pool, sized relative to the true step;
-* ``copied_motion``: the other shape's step instead of its own (a still shape that moves like the
-  mover, or one of two movers that moves like the other: the correspondence error).
+* ``copied_motion``: the other shape's step (0.7-1.4 times) instead of its own (a still shape that
+  moves like the mover, or one of two movers that moves like the other: the correspondence error).
 
 An option wrong in one shape has that shape's error as its type; the option wrong in both is
-``swap`` when both shapes copied each other's motion (the shapes exchanged motions) and
-``double`` otherwise. A still shape errs by moving (``copied_motion`` or ``wrong_motion``); a
-mover beside a still shape errs in time, rate or motion (so its factor needs extrapolation); two
-movers err in any way, ``copied_motion`` most often. Sized errors of two movers are as often
-smaller as larger than the true step (factor 1/2-2, log-uniform), so step size carries no signal.
-Beside a still shape, whose errors all add change, the lone mover's errors are mostly smaller
-than its step and drafts whose answer is the least changed option are kept with probability
-``LEAST_KEEP`` (see :func:`_least_changed`): the least-changed option is then the answer about a
-quarter of the time, but the second least changed is then the answer in most items, which the
-2 x 2 design with a still shape cannot avoid (the answer never changed more than the option with
-the still shape's error and the right mover). No preset has a still shape for that reason (custom
-configs may: ``moving_shapes=1``). The lures are redrawn (the scene kept) until each
-shape's wrong pose is visibly wrong, and a draw that would surely make the answer a middle
-option by ink is kept only with probability ``INK_KEEP`` (copying a motion moves a size change
-from one shape to the other, which made the answer's ink typically lie between the distractors').
+``swap`` when both shapes copied each other's motion and ``double`` otherwise.
+
+Cues closed (the audit found the answer from surface features in 61-73 % of items):
+
+* Returning to t = 0: oscillations had period 1, so a periodic shape's answer was exactly its t = 0
+  pose (82 % / 68 % of medium / hard items), and lures reused shown poses (``reversed`` = the t = 0.5
+  pose, ``wrong_time`` 0.75). Now oscillations have period ``PERIOD`` = 1.5 with phases (``PHASES``,
+  ``BOUNCE_STARTS``) whose t = 1 value repeats no shown one, a moving shape's answer pose repeats none
+  of its shown poses (``REPEAT_GAP``), and no lure does either (``reversed`` is gone).
+* Distance from the shown frames, ink, extent, position: each shape's lure is one of an antithetic
+  pair (:func:`_balanced_lure`). Forty lures are drawn; for each a cheap stand-in of what a pixel
+  comparison sees is computed (:func:`_profiles`: raster distance to the last and to the nearest shown
+  frame and the mean distance, line length, distance of the centre from the panel centre, outline change
+  from t = 0.75), and a pair whose differences from the right pose cancel statistic by statistic
+  (opposite signs, ``PAIR_RESIDUAL``) is sought; a fair coin picks the one shown. Every statistic of a
+  shape's lure is then as often above as below the answer's, independently for the two shapes, so in the
+  2 x 2 design the answer is neither the closest nor the farthest from any shown frame, nor the most or
+  least inked or spread, more often than another option. A scene without such a pair is redrawn (its
+  answer was extreme among all plausible lures). Of the first ``CLOSEST_OF`` pairs the one whose changes
+  from t = 0.75 cancel best is taken, and two-mover drafts whose answer is the option whose most changed
+  shape changed least are kept with probability ``CHANGE_KEEP`` (a lure that changed more than the
+  answer tends to differ by more than its partner that changed less).
 
 Every frame is periodic-safe: the t = 1 frame differs visibly (outline Hausdorff distance at
 least ``MIN_GAP``) from every distractor, from the t = 0.75 frame and the distractors
 from each other, each moving shape visibly changes between consecutive frames, and
-everything stays inside the panel; an item failing a check is redrawn from the same RNG. A draft
-whose answer looks like the t = 0 frame again (two period-1 oscillations, or a turn by a symmetry
-angle of the shape) is kept only with probability ``RETURN_KEEP``, so "pick the start frame" is
-rarely right (it was for a third of medium items) while returning motions still occur.
+everything stays inside the panel; an item failing a check is redrawn from the same RNG.
+A lone mover beside a still shape (custom configs only, ``moving_shapes=1``): the still shape's
+lures always move it, so its pair cancels only line, box and centre statistics, and drafts whose
+answer is the least changed option are kept with probability ``LEAST_KEEP``.
 Options are labelled only by :func:`base.draw_option_labels` (the public generator's
 title leak is not reproduced).
 
 Presets (structural parameters: how many shapes move and the motion pool):
 
 * easy: both shapes move with distinct simple monotonic motions (rotate, scale, translate):
-  constant changes to extrapolate. (One mover beside a still shape would be easier still, but
-  then the answer's rank by change from t = 0.75 gives it away; see above.)
+  constant changes to extrapolate.
 * medium: both shapes move with two distinct motions drawn from the simple ones plus
   periodic ones (bounce, wiggle, pulsate, shear, stretch_x): two changes to track and
   to keep attached to the right shape (``copied_motion`` and ``swap`` become real lures).
@@ -80,21 +81,26 @@ from . import base
 
 TASK = "DSC"
 DEFAULT_ITEMS = 100
-DISTRACTOR_TYPES = ("reversed", "wrong_sign", "wrong_rate", "wrong_time", "wrong_motion", "copied_motion", "swap", "double")
-PAIR_LURES = ("copied_motion", "copied_motion", "reversed", "wrong_sign", "wrong_rate", "wrong_time", "wrong_motion")
-SOLO_LURES = ("reversed", "reversed", "wrong_rate", "wrong_rate", "wrong_time", "wrong_motion", "wrong_motion")  # beside a still shape
+DISTRACTOR_TYPES = ("wrong_sign", "wrong_rate", "wrong_time", "wrong_motion", "copied_motion", "swap", "double")
+PAIR_LURES = ("copied_motion", "copied_motion", "wrong_sign", "wrong_rate", "wrong_time", "wrong_motion")
+SOLO_LURES = ("wrong_sign", "wrong_rate", "wrong_rate", "wrong_time", "wrong_motion", "wrong_motion")  # beside a still shape
 LONE_SMALLER = 0.8  # share of a lone mover's errors that change less than its true step (see _size_factor)
 STILL_LURES = ("copied_motion", "wrong_motion")  # a still shape that moves
-RETURN_KEEP = 0.1  # share of drafts kept whose answer looks like the t = 0 frame again
 LEAST_KEEP = 0.3  # share of lone-mover drafts kept whose answer is the least changed option (see _least_changed)
-INK_KEEP = 0.3  # share of drafts kept whose answer is surely a middle option by ink (see _ink_middle)
 LURE_TRIES = 20  # lure draws per scene before the scene is redrawn
+PAIR_TRIES = 40  # lure draws per shape among which an antithetic pair is sought (see _balanced_lure)
+PAIRED = (0, 2, 3, 4, 6, 7)  # the _profiles statistics a moving shape's lure pair cancels (see _balanced_lure)
+PAIRED_STILL = (4, 5, 6)  # the same for a still shape (its lures always move it off its shown pose)
+PAIR_RESIDUAL = 0.9  # per statistic, |d1 + d2| <= this * (|d1| + |d2|): the pair's differences from the answer cancel
+CHANGE = 7  # the _profiles statistic whose cancelling decides among pairs: outline change from t = 0.75
+CLOSEST_OF = 12  # candidate pairs (in draw order) among which the best cancelling one is taken
+CHANGE_KEEP = 0.85  # share of two-mover drafts kept that show the change-rank cue (see _change_cue)
+RASTER = 32  # cells across the panel in the stand-in for a pixel comparison (see _raster)
 LINE_OFF = 0.03  # world units (about a line width): an outline sample farther than this from the other outline is changed ink
-INK_EPS = 0.01  # world units of outline length: a smaller difference in a shape's line is rasterisation noise
 
 TIMES = (0.0, 0.25, 0.5, 0.75)  # the frames shown in the top row
 ANSWER_T = 1.0
-ALLOWED_WRONG_TIMES = (0.5, 0.75, 1.25)
+ALLOWED_WRONG_TIMES = (0.875, 1.125, 1.25, 1.5)  # never a shown time: a lure never repeats a pose of the top row
 
 SIMPLE = ("rotate", "scale", "translate")
 PERIODIC = ("bounce", "wiggle", "pulsate", "shear", "stretch_x")
@@ -104,6 +110,7 @@ MOTIONS = SIMPLE + PERIODIC + COMPOUND
 HALF = 1.2  # the panel shows world coordinates [-HALF, HALF]^2 (y up)
 BOUND = 1.1  # every drawn point stays inside [-BOUND, BOUND]^2
 MIN_GAP = 0.08  # world units (about 8 px): options, and the answer vs the last frame, differ at least this much
+REPEAT_GAP = 0.04  # world units (about 4 px): a shape this close to one of its shown poses repeats it
 MIN_STEP = 0.05  # a moving shape changes at least this much (about 5 px) between consecutive frames
 MAX_TRIES = 400
 LINE_W = 3
@@ -159,7 +166,7 @@ class Config:
     moving_shapes: int = 2  # 1: one shape moves, the other stays still
     motions: tuple[str, ...] = SIMPLE + PERIODIC  # the motion pool (also the wrong_motion lures)
     distinct_motions: bool = True  # two moving shapes never share a motion type
-    wrong_times: tuple[float, ...] = (0.75, 1.25)  # times the wrong_time distractor may show
+    wrong_times: tuple[float, ...] = (0.875, 1.125)  # times the wrong_time lure may show (half a step short or too far)
 
     def __post_init__(self) -> None:
         base.check_choice("moving_shapes", self.moving_shapes, (1, 2))
@@ -183,9 +190,32 @@ PRESETS: dict[str, Config] = {
 # --- motions: parameters and poses ---------------------------------------------------------------
 
 
+PERIOD = 1.5  # oscillations: 1.5 time units, so the t = 1 frame is not the t = 0 frame again (a period of 1 made it so)
+
+
+def _wave_at(phase: float, t: float) -> float:
+    return math.sin(2 * math.pi * t / PERIOD + math.radians(phase))
+
+
+# Phases (multiples of 30 degrees) at which the wave's t = 1 value differs from all four shown ones by at least a
+# third of the amplitude: an oscillating shape is never back at a pose the top row showed.
+PHASES = tuple(float(ph) for ph in range(0, 360, 30) if min(abs(_wave_at(ph, ANSWER_T) - _wave_at(ph, t)) for t in TIMES) >= 1 / 3)
+
+
+def _bounce_height(start: float, t: float) -> float:
+    u = (t / PERIOD + start) % 1.0
+    return 4 * u * (1 - u)
+
+
+# Bounce starts (twelfths of a period) with the same property for the bounce's height profile.
+BOUNCE_STARTS = tuple(
+    k / 12 for k in range(12) if min(abs(_bounce_height(k / 12, ANSWER_T) - _bounce_height(k / 12, t)) for t in TIMES) >= 1 / 3
+)
+
+
 def _phase(rng: random.Random) -> float:
-    """Oscillations have period 1 and a quarter-period phase, so the four frames show clear extremes and zeros."""
-    return float(rng.choice((0, 90, 180, 270)))
+    """Oscillations have period ``PERIOD`` and a phase from ``PHASES``: the t = 1 pose repeats no shown pose."""
+    return rng.choice(PHASES)
 
 
 def _spin(rng: random.Random) -> float:
@@ -204,7 +234,7 @@ def sample_motion(rng: random.Random, kind: str) -> dict[str, Any]:
         speed = rng.uniform(0.55, 0.75)
         params = {"vx": speed * math.cos(heading), "vy": speed * math.sin(heading)}
     elif kind == "bounce":
-        params = {"height": rng.uniform(0.35, 0.55), "start": rng.choice((0.0, 0.5))}
+        params = {"height": rng.uniform(0.35, 0.55), "start": rng.choice(BOUNCE_STARTS), "period": PERIOD}
     elif kind in ("wiggle", "pulsate", "shear", "stretch_x", "compress_and_stretch", "rotate_back_and_forth"):
         low, high = {
             "wiggle": (0.25, 0.35),
@@ -214,22 +244,28 @@ def sample_motion(rng: random.Random, kind: str) -> dict[str, Any]:
             "compress_and_stretch": (0.3, 0.45),
             "rotate_back_and_forth": (30.0, 60.0),
         }[kind]
-        params = {"amp": rng.uniform(low, high), "phase": _phase(rng)}
+        params = {"amp": rng.uniform(low, high), "phase": _phase(rng), "period": PERIOD}
     elif kind == "swirl":
         params = {"radius": rng.uniform(0.2, 0.3), "speed": rng.choice((-1, 1)) * 4 * rng.uniform(50, 80), "start": rng.uniform(0, 360)}
     elif kind == "spin_pulsate":
-        params = {"speed": _spin(rng), "amp": rng.uniform(0.2, 0.35), "phase": _phase(rng)}
+        params = {"speed": _spin(rng), "amp": rng.uniform(0.2, 0.35), "phase": _phase(rng), "period": PERIOD}
     elif kind == "zigzag":
         heading = math.radians(rng.uniform(0, 360))
         speed = rng.uniform(0.4, 0.55)
-        params = {"vx": speed * math.cos(heading), "vy": speed * math.sin(heading), "amp": rng.uniform(0.15, 0.25), "phase": _phase(rng)}
+        params = {
+            "vx": speed * math.cos(heading),
+            "vy": speed * math.sin(heading),
+            "amp": rng.uniform(0.15, 0.25),
+            "phase": _phase(rng),
+            "period": PERIOD,
+        }
     else:
         raise ValueError(f"unknown motion {kind!r}")
     return {"type": kind, "params": {k: round(v, 4) for k, v in params.items()}}
 
 
 def _wave(p: dict[str, float], t: float) -> float:
-    return math.sin(2 * math.pi * t + math.radians(p["phase"]))
+    return math.sin(2 * math.pi * t / p["period"] + math.radians(p["phase"]))
 
 
 def motion_delta(motion: dict[str, Any] | None, t: float) -> tuple[float, float, float, float, float, float]:
@@ -249,7 +285,7 @@ def motion_delta(motion: dict[str, Any] | None, t: float) -> tuple[float, float,
     elif kind == "translate":
         dx, dy = p["vx"] * (t - 0.5), p["vy"] * (t - 0.5)
     elif kind == "bounce":
-        u = (t + p["start"]) % 1.0
+        u = (t / p["period"] + p["start"]) % 1.0
         dy = p["height"] * (4 * u * (1 - u) - 0.5)
     elif kind == "wiggle":
         dx = p["amp"] * _wave(p, t)
@@ -301,7 +337,7 @@ def place(points: np.ndarray, pose: dict[str, float]) -> np.ndarray:
 
 def _set_gap(a: np.ndarray, b: np.ndarray) -> float:
     """How different two outlines look: their Hausdorff distance (a symmetric shape turned onto itself counts 0)."""
-    d = np.hypot(a[:, None, 0] - b[None, :, 0], a[:, None, 1] - b[None, :, 1])
+    d = np.abs((a[:, 0] + 1j * a[:, 1])[:, None] - (b[:, 0] + 1j * b[:, 1])[None, :])
     return float(max(d.min(axis=1).max(), d.min(axis=0).max()))
 
 
@@ -313,19 +349,6 @@ def frame_gap(names: list[str], first: list[dict[str, float]], second: list[dict
 def _outline_length(name: str, pose: dict[str, float]) -> float:
     """Length of a shape's drawn lines in a pose (world units): an option's ink is about proportional to it."""
     return sum(float(np.hypot(*np.diff(place(np.asarray(p, dtype=float), pose), axis=0).T).sum()) for p in SHAPES[name])
-
-
-def _ink_middle(names: list[str], correct: list[dict[str, float]], wrong: list[dict[str, float]]) -> bool:
-    """Whether the answer is surely one of the two middle options by ink.
-
-    In the 2 x 2 design an option's ink is the sum of its shapes' inks, so the answer has the most or
-    the least ink when both shapes' right poses have more (or both less) line than their wrong poses,
-    and a middle rank when one has more and the other less. Copying a motion moves a size change from
-    one shape to the other, so the second case is the more frequent; drafts in it are thinned to
-    ``INK_KEEP`` so "pick a middle option by ink" stays near chance.
-    """
-    diffs = [_outline_length(n, c) - _outline_length(n, w) for n, c, w in zip(names, correct, wrong, strict=True)]
-    return diffs[0] * diffs[1] < 0 and min(abs(d) for d in diffs) > INK_EPS
 
 
 def _drawn_change(name: str, a: dict[str, float], b: dict[str, float]) -> float:
@@ -365,6 +388,24 @@ def _least_changed(
         if not any(1e-6 < c < change[0] - 1e-9 for c in change[1:]):
             return True
     return False
+
+
+def _change_cue(
+    names: list[str], starts: list[dict[str, float]], motions: list[dict[str, Any] | None], correct: list[dict[str, float]], wrong
+) -> bool:
+    """Whether the answer is (or ties) the option whose most changed shape changed least from the t = 0.75 frame: a
+    rank the pairing leaves over-represented (a lure that changed more than the answer tends to differ by more than
+    its partner that changed less)."""
+    last = _frame(starts, motions, TIMES[-1])
+    gaps = [[_gap(n, c, q), _gap(n, w, q)] for n, c, w, q in zip(names, correct, wrong, last, strict=True)]
+    cells = [[g[b] for g, b in zip(gaps, bad, strict=True)] for bad in ((0, 0), (1, 0), (0, 1), (1, 1))]
+    peak = [max(c) for c in cells]
+    return peak[0] <= min(peak[1:]) + 1e-9
+
+
+def _repeats_shown(name: str, k: int, pose: dict[str, float], starts: list[dict[str, float]], motions: list[dict[str, Any] | None]) -> bool:
+    """Whether shape k at ``pose`` repeats (is within REPEAT_GAP of) one of its poses in the top row."""
+    return any(_gap(name, pose, pose_at(starts[k], motions[k], t)) < REPEAT_GAP for t in TIMES)
 
 
 def _inside(names: list[str], poses: list[dict[str, float]]) -> bool:
@@ -458,10 +499,9 @@ def _lure(
     Most errors continue smoothly from the shape's t = 0.75 pose by one step about as large as the true
     one, so "pick the option that changed least from the last frame" finds nothing:
 
-    * ``reversed``: the motion run one step backwards (its t = 0.5 pose);
     * ``wrong_sign``: the true step applied the opposite way from the t = 0.75 pose;
-    * ``wrong_rate``: a fraction (1/2; 1/4 too for a lone mover) or twice the true step;
-    * ``wrong_time``: the motion at a time of ``config.wrong_times`` (0.75 = it stopped, 1.25 = one step too far);
+    * ``wrong_rate``: a fraction (1/2; 1/4 too for a lone mover) or 1.5 times the true step;
+    * ``wrong_time``: the motion at a time of ``config.wrong_times`` (0.875 / 1.125 = half a step short / too far);
     * ``wrong_motion``: a step of another motion kind of the pool, its size the true step's (a still shape:
       the mover's) times :func:`_size_factor`;
     * ``copied_motion``: the other shape's step instead of its own (a still shape that moves like the
@@ -472,18 +512,20 @@ def _lure(
     last, right = pose_at(start, own, TIMES[-1]), pose_at(start, own, ANSWER_T)
     other_last, other_right = pose_at(starts[1 - k], other, TIMES[-1]), pose_at(starts[1 - k], other, ANSWER_T)
     kind = _lure_kind(rng, own, other)
-    if kind == "reversed":
-        return {"kind": kind, "t": TIMES[-2], "pose": pose_at(start, own, TIMES[-2])}
     if kind == "wrong_time":
         t = rng.choice(config.wrong_times)
         return {"kind": kind, "t": t, "pose": pose_at(start, own, t)}
     if kind == "wrong_sign":
-        return {"kind": kind, "rate": -1.0, "pose": _apply(last, _step(last, right), -1.0)}
+        rate = -round(2 ** rng.uniform(-1, 1), 4)
+        return {"kind": kind, "rate": rate, "pose": _apply(last, _step(last, right), rate), "step": _step(last, right)}
     if kind == "wrong_rate":
-        rate = 2.0 if _size_factor(rng, own, other) > 1 else 0.5 if other is not None else rng.choice((0.25, 0.5))
-        return {"kind": kind, "rate": rate, "pose": _apply(last, _step(last, right), rate)}
+        longer = _size_factor(rng, own, other) > 1
+        rate = round(2 ** (rng.uniform(0.4, 1) if longer else rng.uniform(-2 if other is None else -1.5, -0.5)), 4)
+        return {"kind": kind, "rate": rate, "pose": _apply(last, _step(last, right), rate), "step": _step(last, right)}
     if kind == "copied_motion":
-        return {"kind": kind, "motion": other, "pose": _apply(last, _step(other_last, other_right), 1.0)}
+        rate = round(2 ** rng.uniform(-0.5, 0.5), 4)
+        step = _step(other_last, other_right)
+        return {"kind": kind, "motion": other, "rate": rate, "pose": _apply(last, step, rate), "step": step}
     used = {m["type"] for m in motions if m is not None}
     pool = [m for m in config.motions if m not in used] or [m for m in config.motions if own is None or m != own["type"]]
     motion = sample_motion(rng, rng.choice(pool))
@@ -493,7 +535,7 @@ def _lure(
         return None  # this motion barely changes the shape at t = 0.75: its step has no direction to scale
     reference = _gap(name, last, right) if own is not None else _gap(names[1 - k], other_last, other_right)
     rate = round(reference * _size_factor(rng, own, other) / unit, 4)
-    return {"kind": kind, "motion": motion, "rate": rate, "pose": _apply(last, step, rate)}
+    return {"kind": kind, "motion": motion, "rate": rate, "pose": _apply(last, step, rate), "step": step}
 
 
 def _option_type(kinds: list[str]) -> str:
@@ -519,6 +561,115 @@ def _distractors(
     return out
 
 
+def _place_many(points: np.ndarray, poses: list[dict[str, float]]) -> np.ndarray:
+    """:func:`place` for many poses at once: (poses, points, 2)."""
+    p = {key: np.array([pose[key] for pose in poses])[:, None] for key in ("cx", "cy", "angle", "sx", "sy", "shear")}
+    x = (points[None, :, 0] + p["shear"] * points[None, :, 1]) * p["sx"]
+    y = points[None, :, 1] * p["sy"]
+    c, s = np.cos(np.radians(p["angle"])), np.sin(np.radians(p["angle"]))
+    return np.stack([p["cx"] + c * x - s * y, p["cy"] + s * x + c * y], axis=2)
+
+
+def _rasters(name: str, poses: list[dict[str, float]]) -> np.ndarray:
+    """Each pose's outline splatted (bilinear) onto a ``RASTER`` x ``RASTER`` grid over the panel, flattened: a
+    cheap stand-in for the drawn panel at the size a pixel comparison sees it (its distances saturate once two
+    outlines part, as pixel distances do)."""
+    pts = (_place_many(SAMPLES[name], poses) + HALF) * (RASTER / (2 * HALF)) - 0.5
+    low = np.floor(pts)
+    fx, fy = (pts - low)[..., 0], (pts - low)[..., 1]
+    ix, iy = low[..., 0].astype(int) + 1, low[..., 1].astype(int) + 1
+    side = RASTER + 2
+    offset = (np.arange(len(poses)) * side * side)[:, None]
+    cells, weights = [], []
+    for dx, dy in ((0, 0), (1, 0), (0, 1), (1, 1)):
+        cells.append(offset + np.clip(iy + dy, 0, side - 1) * side + np.clip(ix + dx, 0, side - 1))
+        weights.append((fx if dx else 1 - fx) * (fy if dy else 1 - fy))
+    grid = np.bincount(np.concatenate(cells, axis=1).ravel(), np.concatenate(weights, axis=1).ravel(), len(poses) * side * side)
+    scale = np.sqrt([pose["sx"] * pose["sy"] for pose in poses])[:, None]
+    return grid.reshape(len(poses), side * side) * scale
+
+
+def _profiles(name: str, poses: list[dict[str, float]], shown: np.ndarray, last: np.ndarray) -> np.ndarray:
+    """What surface statistics see of one shape in each pose, one row per pose: its raster distance to each shown
+    frame of the shape (the last, the first, their mean and minimum), its line length, the area of its box and
+    how far its centre lies from the panel centre, and its outline distance to the shown t = 0.75 pose (``last``,
+    outline points)."""
+    d = ((_rasters(name, poses)[:, None, :] - shown[None]) ** 2).sum(axis=2)
+    lines = [np.diff(_place_many(np.asarray(line, dtype=float), poses), axis=1) for line in SHAPES[name]]
+    ink = sum(np.hypot(seg[..., 0], seg[..., 1]).sum(axis=1) for seg in lines)
+    pts = _place_many(SAMPLES[name], poses)
+    box = np.ptp(pts, axis=1)
+    centre = pts.mean(axis=1)
+    z, z_last = pts[..., 0] + 1j * pts[..., 1], last[:, 0] + 1j * last[:, 1]
+    near = np.abs(z[:, :, None] - z_last[None, None, :])
+    outline = np.maximum(near.min(axis=2).max(axis=1), near.min(axis=1).max(axis=1))  # Hausdorff, as frame_gap
+    stats = [d[:, -1], d[:, 0], d.mean(axis=1), d.min(axis=1), ink, box[:, 0] * box[:, 1], np.hypot(*centre.T), outline]
+    return np.column_stack(stats)
+
+
+def _signs(profile: np.ndarray, right: np.ndarray) -> tuple[int, ...]:
+    """Which way each statistic of a wrong pose differs from the right pose's (0: no visible difference)."""
+    diff = profile - right
+    return tuple(int(v) for v in np.where(np.abs(diff) <= 1e-6 * (1 + np.abs(right)), 0, np.sign(diff)))
+
+
+def _pick(signs: tuple[int, ...], keep: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(signs[i] for i in keep)
+
+
+def _usable(lure: dict[str, Any] | None, name: str, k: int, right: dict[str, float], starts, motions) -> bool:
+    if lure is None:
+        return False
+    pose = lure["pose"]
+    if not _inside([name], [pose]) or _gap(name, right, pose) < MIN_GAP:
+        return False
+    return motions[k] is None or not _repeats_shown(name, k, pose, starts, motions)
+
+
+def _balanced_lure(
+    rng: random.Random, config: Config, k: int, names: list[str], starts: list[dict[str, float]], motions: list[dict[str, Any] | None]
+) -> dict[str, Any] | None:
+    """Shape k's lure, drawn as one of an antithetic pair: a first usable lure, then a second whose statistics
+    (:func:`_profile`) all differ from the right pose's the opposite way, and a fair coin picks which is shown.
+
+    So every statistic of the shown wrong pose is as often above as below the right pose's, independently for
+    the two shapes, and in the 2 x 2 design the answer then has no rank by any of them more often than another
+    option: it is neither the closest nor the farthest from a shown frame, the most nor the least inked, ...
+    A still shape's lure always moves it off its (only) shown pose, so for it only the line, box and centre
+    statistics are paired."""
+    name, right = names[k], pose_at(starts[k], motions[k], ANSWER_T)
+    shown = _rasters(name, [pose_at(starts[k], motions[k], t) for t in TIMES])
+    keep = PAIRED if motions[k] is not None else PAIRED_STILL
+    drawn = [d for d in (_lure(rng, config, k, names, starts, motions) for _ in range(PAIR_TRIES)) if d is not None]
+    if not drawn:
+        return None
+    last = place(SAMPLES[name], pose_at(starts[k], motions[k], TIMES[-1]))
+    right_profile, *profiles = _profiles(name, [right] + [d["pose"] for d in drawn], shown, last)
+    diff = np.asarray(profiles)[:, keep] - right_profile[list(keep)]
+    # how far each pair of draws is from cancelling: per statistic, |d_i + d_j| against |d_i| + |d_j|
+    eps = 1e-6 * (1 + np.abs(right_profile[list(keep)]))
+    residual = (np.abs(diff[:, None] + diff[None]) / (np.abs(diff[:, None]) + np.abs(diff[None]) + eps)).max(axis=2) / PAIR_RESIDUAL
+    residual[np.tril_indices(len(drawn))] = np.inf
+    usable: dict[int, bool] = {}
+
+    def ok(i: int) -> bool:
+        if i not in usable:
+            usable[i] = _usable(drawn[i], name, k, right, starts, motions)
+        return usable[i]
+
+    pairs = list(zip(*np.nonzero(residual <= 1), strict=True))[:CLOSEST_OF]  # in draw order: kinds stay as drawn
+    change = keep.index(CHANGE) if CHANGE in keep else None
+    if change is not None:  # of those, the pair whose changes from the t = 0.75 pose cancel best first
+        moved = diff[:, change]
+        mismatch = np.abs(moved[:, None] + moved[None]) / (np.abs(moved[:, None]) + np.abs(moved[None]) + 1e-9)
+        pairs.sort(key=lambda ij: mismatch[ij])
+    for i, j in pairs:
+        if ok(int(i)) and ok(int(j)):
+            chosen = drawn[i] if rng.random() < 0.5 else drawn[j]
+            return {key: v for key, v in chosen.items() if key != "step"}
+    return None
+
+
 def _wrong_poses(
     rng: random.Random,
     config: Config,
@@ -527,23 +678,19 @@ def _wrong_poses(
     starts: list[dict[str, float]],
     motions: list[dict[str, Any] | None],
 ) -> tuple[list[dict[str, Any]], list[dict[str, float]]] | None:
-    """Each shape's lure and wrong pose, redrawn (the scene kept) until the wrong poses are usable.
-
-    Usable: inside the panel, each visibly different from the shape's right pose (so all four options
-    differ), and, when the answer would surely be a middle option by ink, only with probability
-    ``INK_KEEP``. Thinning lure draws, not scenes, keeps the ink balance from skewing which motions occur.
-    """
+    """Each shape's lure (:func:`_balanced_lure`), redrawn (the scene kept) until usable; a lone mover's drafts
+    whose answer is the least changed option are kept with probability ``LEAST_KEEP``."""
     correct = _frame(starts, motions, ANSWER_T)
     for _ in range(LURE_TRIES):
-        lures = [_lure(rng, config, k, names, starts, motions) for k in range(2)]
-        if None in lures:
-            continue
+        lures = []
+        for k in range(2):
+            lures.append(_balanced_lure(rng, config, k, names, starts, motions))
+            if lures[-1] is None:
+                return None
         wrong = [lure["pose"] for lure in lures]
-        if not _inside(names, wrong) or any(frame_gap([n], [c], [w]) < MIN_GAP for n, c, w in zip(names, correct, wrong, strict=True)):
-            continue
-        if _ink_middle(names, correct, wrong) and rng.random() >= INK_KEEP:
-            continue
         if None in motions and _least_changed(names, colours, starts, motions, correct, wrong) and rng.random() >= LEAST_KEEP:
+            continue
+        if None not in motions and _change_cue(names, starts, motions, correct, wrong) and rng.random() >= CHANGE_KEEP:
             continue
         return lures, wrong
     return None
@@ -565,8 +712,10 @@ def _candidate(rng: random.Random, config: Config) -> dict[str, Any] | None:
             return None
     if frame_gap(names, correct, top[-1]) < MIN_GAP:
         return None
-    if frame_gap(names, correct, top[0]) < MIN_GAP and rng.random() >= RETURN_KEEP:
-        return None  # an answer that is the t = 0 frame again is kept rarely: matching t = 0 must not be a strategy
+    if any(
+        m is not None and _repeats_shown(n, k, c, starts, motions) for k, (n, m, c) in enumerate(zip(names, motions, correct, strict=True))
+    ):
+        return None  # a moving shape is never back at a shown pose at t = 1 (nor is any lure): matching t = 0 is no strategy
     drawn = _wrong_poses(rng, config, names, colours, starts, motions)
     if drawn is None:
         return None

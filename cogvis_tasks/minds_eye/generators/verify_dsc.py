@@ -37,7 +37,8 @@ def _affine(cx: float, cy: float, angle_deg: float, sx: float, sy: float, shear:
 
 
 def _osc(p: dict[str, float], t: float) -> float:
-    return math.sin(math.radians(360.0 * t + p["phase"]))
+    """An oscillation's value at t: the motion records its period (time units per cycle) and phase (degrees)."""
+    return math.sin(math.radians(360.0 * t / p["period"] + p["phase"]))
 
 
 def _replay(shape: dict[str, Any], t: float) -> np.ndarray:
@@ -58,7 +59,7 @@ def _replay(shape: dict[str, Any], t: float) -> np.ndarray:
             if kind == "zigzag":  # sideways swing: the drift direction turned a quarter turn left
                 centre += 1j * drift / abs(drift) * p["amp"] * _osc(p, t)
         if kind == "bounce":
-            phase = math.fmod(t + p["start"], 1.0)
+            phase = math.fmod(t / p["period"] + p["start"], 1.0)
             centre += 1j * p["height"] * (4.0 * phase * (1.0 - phase) - 0.5)
         if kind == "wiggle":
             centre += p["amp"] * _osc(p, t)
