@@ -58,7 +58,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--benchmarks", default=",".join(benchmarks()))
     parser.add_argument("--sets", help="only these task/subtest ids, comma-separated (default: every generator)")
-    parser.add_argument("--ci", type=int, default=0, help="also audit the first CI items of each set (the test suite's sample)")
+    parser.add_argument(
+        "--ci", type=int, default=0, help="also audit the first CI items of each set (the test suite's sample)"
+    )
     parser.add_argument("--out", help="also write the table to this file")
     args = parser.parse_args()
     jobs = [
@@ -87,7 +89,9 @@ def main() -> None:
     print(table)
     if args.ci:
         print(f"\nThe first {args.ci} items of each set (the test suite's sample):\n" + "\n".join(small))
-    print(f"\n{len(jobs)} sets, {args.n} items each, seed {args.seed}: {elapsed / 60:.1f} min with {args.workers} workers")
+    print(
+        f"\n{len(jobs)} sets, {args.n} items each, seed {args.seed}: {elapsed / 60:.1f} min with {args.workers} workers"
+    )
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:
             fh.write(table + "\n")

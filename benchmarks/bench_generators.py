@@ -41,7 +41,9 @@ def main() -> None:
         print(f"{subtest:<8}{args.items / (time.perf_counter() - start):>9.1f}")
     with tempfile.TemporaryDirectory() as tmp:
         full_t, full_m = run_generate(os.path.join(tmp, "full"), None)
-        print(f"full normal set (482 items, 1,508 rows) to parquet: {full_t:.1f} s (goal <= 30 s), peak {full_m:.0f} MiB")
+        print(
+            f"full normal set (482 items, 1,508 rows) to parquet: {full_t:.1f} s (goal <= 30 s), peak {full_m:.0f} MiB"
+        )
         small_t, small_m = run_generate(os.path.join(tmp, "small"), 10)
         big_t, big_m = run_generate(os.path.join(tmp, "big"), 40)
         print(f"10 vs 40 items per subtest: {small_t:.1f} s vs {big_t:.1f} s; peak {small_m:.0f} vs {big_m:.0f} MiB "

@@ -55,7 +55,9 @@ class Timed:
         if body["model"] == JUDGE:
             with self.lock:
                 self.arrivals.append(time.monotonic())
-            return Delay(self.latency, then=verdict_reply(1, "fenced")) if self.latency > 0 else verdict_reply(1, "fenced")
+            return (
+                Delay(self.latency, then=verdict_reply(1, "fenced")) if self.latency > 0 else verdict_reply(1, "fenced")
+            )
         text = next(v for k, v in message_parts(body) if k == "text")
         return f"Having looked closely, my answer to '{text[:60]}' is phrased differently from the key."
 
@@ -82,7 +84,17 @@ def _env(data: Path, home: Path, stub: StubServer, concurrency: int) -> dict[str
 
 def _lmms(stub: StubServer, out: Path) -> list[str]:
     args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,num_concurrent=8"
-    return [str(BIN / "lmms-eval"), "--model", "openai", "--model_args", args, "--tasks", "mme_cc", "--output_path", str(out)]
+    return [
+        str(BIN / "lmms-eval"),
+        "--model",
+        "openai",
+        "--model_args",
+        args,
+        "--tasks",
+        "mme_cc",
+        "--output_path",
+        str(out),
+    ]
 
 
 def _evalscope(stub: StubServer, work: Path, concurrency: int) -> list[str]:
@@ -115,11 +127,16 @@ def main() -> None:
         data = write_release(tmp / "data", per_file=args.per_file, seed=5)
         samples = mme_cc.samples(local_path=data)
         per_subtask = Counter(s.subtest for s in samples)
-        print(f"MME-CC fixture: {len(samples)} questions in {len(per_subtask)} subtasks, all judged; judge latency {args.latency:g} s")
+        print(
+            f"MME-CC fixture: {len(samples)} questions in {len(per_subtask)} subtasks, all judged; judge latency {args.latency:g} s"
+        )
         c = args.concurrency
         ideal = math.ceil(len(samples) / c) * args.latency
         columns = ("calls", "window s", "eff. conc.", "ideal s", "ratio", "wall s", "wall 0s", "cost s")
-        print(f"{'harness':<10} " + " ".join(f"{col:>{w}}" for col, w in zip(columns, (5, 9, 10, 8, 6, 7, 8, 7), strict=True)))
+        print(
+            f"{'harness':<10} "
+            + " ".join(f"{col:>{w}}" for col, w in zip(columns, (5, 9, 10, 8, 6, 7, 8, 7), strict=True))
+        )
         for harness in ("lmms-eval", "evalscope"):
             wall, timed = _run(harness, data, tmp, args.latency, c)
             wall0, _ = _run(harness, data, tmp, 0.0, c)

@@ -25,7 +25,20 @@ from cogvis_tasks.minds_eye.generators.base import DIFFICULTIES
 
 def run_generate(out: str, n: int, workers: int) -> tuple[float, float]:
     """Wall time and peak RSS (MiB) of the largest process (the parent or one worker)."""
-    cmd = [sys.executable, "-m", "cogvis_tasks", "generate", "minds_eye", "--n", str(n), "--workers", str(workers), "--out", out, "--quiet"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "cogvis_tasks",
+        "generate",
+        "minds_eye",
+        "--n",
+        str(n),
+        "--workers",
+        str(workers),
+        "--out",
+        out,
+        "--quiet",
+    ]
     return timed_run(cmd)
 
 
@@ -44,7 +57,9 @@ def main() -> None:
         print(f"{task:<6}" + "".join(f"{r:>14.1f}" for r in rates))
     with tempfile.TemporaryDirectory() as tmp:
         full_t, full_m = run_generate(os.path.join(tmp, "full"), 100, workers=2)
-        print(f"800 items (100 per task, mixed presets), 2 workers: {full_t:.1f} s (goal <= 60 s), peak {full_m:.0f} MiB")
+        print(
+            f"800 items (100 per task, mixed presets), 2 workers: {full_t:.1f} s (goal <= 60 s), peak {full_m:.0f} MiB"
+        )
         small_t, small_m = run_generate(os.path.join(tmp, "small"), 10, workers=1)
         big_t, big_m = run_generate(os.path.join(tmp, "big"), 40, workers=1)
         print(f"10 vs 40 items per task, 1 worker: {small_t:.1f} s vs {big_t:.1f} s; peak {small_m:.0f} vs {big_m:.0f} MiB "

@@ -74,7 +74,9 @@ def main() -> None:
     for b in images:
         with imgs.decode(b) as img:
             pixels += img.width * img.height * len(img.getbands())
-    print(f"dataset: {len(rows)} rows, {len(images)} images, {encoded / 2**20:.1f} MiB encoded, {pixels / 2**20:.0f} MiB as pixels")
+    print(
+        f"dataset: {len(rows)} rows, {len(images)} images, {encoded / 2**20:.1f} MiB encoded, {pixels / 2**20:.0f} MiB as pixels"
+    )
 
     header, header_cpu = best_of(args.repeats, lambda: [imgs.check_header(b, "f", 0, "image") for b in images])
     verify, verify_cpu = best_of(args.repeats, lambda: [imgs.verify(b, "f", 0, "image") for b in images])
@@ -123,7 +125,9 @@ def main() -> None:
             cpus.append(children_cpu() - before)
             results_ok(out, "visfactor")
             walls.append(wall)
-            print(f"round {r + 1}: full zero-latency lmms-eval visfactor run {wall:6.1f} s wall, {cpus[-1]:6.1f} s CPU (lmms-eval process)")
+            print(
+                f"round {r + 1}: full zero-latency lmms-eval visfactor run {wall:6.1f} s wall, {cpus[-1]:6.1f} s CPU (lmms-eval process)"
+            )
         requests = len(stub.requests)
     run, run_cpu = statistics.median(walls), statistics.median(cpus)
     print(f"requests served: {requests} ({requests // args.rounds} per run)")

@@ -75,13 +75,20 @@ def main() -> None:
 
     builtin = Path(lmms_eval.__file__).parent / "tasks" / "visfactor" / "visfactor.yaml"
     (work / "builtin").mkdir(exist_ok=True)
-    (work / "builtin" / "builtin_visfactor_local.yaml").write_text(BUILTIN_YAML.format(builtin=builtin, parquet=parquet))
+    (work / "builtin" / "builtin_visfactor_local.yaml").write_text(
+        BUILTIN_YAML.format(builtin=builtin, parquet=parquet)
+    )
 
     base_env = {k: v for k, v in os.environ.items() if k not in ("LMMS_EVAL_PLUGINS", "COGVIS_DATA_DIR")}
     base_env.update(OPENAI_API_KEY="EMPTY", HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HOME=str(work / "hf"))
     timings: dict[str, list[tuple[float, float]]] = {"ours": [], "builtin": []}
     with StubServer(lambda body: '{"answer": "T"}') as stub:
-        model = ["--model", "openai", "--model_args", f"model_version=stub,base_url={stub.url},max_retries=1,retry_backoff_s=0"]
+        model = [
+            "--model",
+            "openai",
+            "--model_args",
+            f"model_version=stub,base_url={stub.url},max_retries=1,retry_backoff_s=0",
+        ]
         for r in range(args.rounds):
             for name in ("ours", "builtin"):
                 out = work / f"out_{name}_{r}"
@@ -113,7 +120,9 @@ def main() -> None:
     ours_m = max(m for _, m in timings["ours"])
     base_m = max(m for _, m in timings["builtin"])
     print(f"requests served: {requests} ({requests // (2 * args.rounds)} per run)")
-    print(f"lmms-eval full run: ours {ours_t:.1f} s vs built-in {base_t:.1f} s -> time ratio {ours_t / base_t:.2f} (goal <= 1.0)")
+    print(
+        f"lmms-eval full run: ours {ours_t:.1f} s vs built-in {base_t:.1f} s -> time ratio {ours_t / base_t:.2f} (goal <= 1.0)"
+    )
     print(f"peak memory: ours {ours_m:.0f} MiB vs built-in {base_m:.0f} MiB -> memory ratio {ours_m / base_m:.2f}")
 
     # Scoring: the core against evalscope's shipped scorer, same 3,046 responses.

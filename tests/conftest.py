@@ -99,7 +99,9 @@ def sample_key(sample: Sample) -> tuple[str, tuple[str, ...]]:
 
 def request_key(body: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
     parts = message_parts(body)
-    return pixels_key([v for k, v in parts if k == "text"], [decode_data_url_image(v) for k, v in parts if k == "image"])
+    return pixels_key(
+        [v for k, v in parts if k == "text"], [decode_data_url_image(v) for k, v in parts if k == "image"]
+    )
 
 
 class OracleResponder:
@@ -185,7 +187,9 @@ def evalscope_report(work: Path, model: str, bench: str) -> dict[str, Any]:
 
 def report_metric(report: dict[str, Any], name: str, aggregation: str, dims: dict[str, str]) -> dict[str, Any]:
     """The one metric of an evalscope report with this identity."""
-    found = [m for m in report["metrics"] if m["identity"] == {"name": name, "aggregation": aggregation, "dimensions": dims}]
+    found = [
+        m for m in report["metrics"] if m["identity"] == {"name": name, "aggregation": aggregation, "dimensions": dims}
+    ]
     assert len(found) == 1, [m["identity"] for m in report["metrics"]]
     return found[0]
 
@@ -223,7 +227,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if base in listed:
             item.add_marker(pytest.mark.slow)
             seen.add(base)
-    whole_files = not any("::" in str(arg) for arg in config.args)  # a single test asked for leaves its file's others out
+    whole_files = not any(
+        "::" in str(arg) for arg in config.args
+    )  # a single test asked for leaves its file's others out
     stale = sorted(n for n in listed - seen if n.split("::", 1)[0] in files) if whole_files else []
     if stale:
         raise pytest.UsageError(f"{SLOW_TESTS.name} names tests that do not exist: {stale}")

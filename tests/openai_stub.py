@@ -314,7 +314,10 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         path = self._path()
         if path in _MODELS_PATHS:
-            data = [{"id": name, "object": "model", "created": 0, "owned_by": "stub"} for name in self.server.stub._model_names()]
+            data = [
+                {"id": name, "object": "model", "created": 0, "owned_by": "stub"}
+                for name in self.server.stub._model_names()
+            ]
             self._send_json(200, {"object": "list", "data": data})
         else:
             self._send_error(404, f"Unknown path: GET {path}", code="not_found")

@@ -30,7 +30,10 @@ def polygon(rng: np.random.Generator, scale: float, symmetric: bool) -> list[tup
         r = rng.uniform(0.7, 1.0, 4) * scale * 50
         angles = np.concatenate([half, 2 * math.pi - half[::-1]])
         radii = np.concatenate([r, r[::-1]])
-    return [(60 + rr * math.cos(a - math.pi / 2), 60 + rr * math.sin(a - math.pi / 2)) for a, rr in zip(angles, radii, strict=True)]
+    return [
+        (60 + rr * math.cos(a - math.pi / 2), 60 + rr * math.sin(a - math.pi / 2))
+        for a, rr in zip(angles, radii, strict=True)
+    ]
 
 
 def panel(points: list[tuple[float, float]], colour: tuple[int, int, int] = (0, 0, 0)) -> np.ndarray:
@@ -68,7 +71,11 @@ def synthetic(kind: str, seed: int = 0, n: int = N_ITEMS) -> list[AuditItem]:
 
 @pytest.mark.parametrize(
     ("kind", "feature"),
-    [("largest", ("bbox_area", "width", "height", "ink", "spread")), ("symmetric", ("sym_", "bsym_")), ("colour", ("colour_", "mean_"))],
+    [
+        ("largest", ("bbox_area", "width", "height", "ink", "spread")),
+        ("symmetric", ("sym_", "bsym_")),
+        ("colour", ("colour_", "mean_")),
+    ],
 )
 def test_planted_leak_is_flagged_and_named(kind, feature):
     result = audit_set(synthetic(kind), seed=3)
@@ -114,7 +121,12 @@ def test_metadata_items_are_audited_from_values():
         answer = int(np.argmin(near)) if i % 4 else int(rng.integers(10))  # 3 in 4 items: the nearest one
         items.append(
             AuditItem(
-                "synthetic/meta", "planted", f"m{i}", CHOICE, tuple(int(j == answer) for j in range(10)), values={"near": tuple(near)}
+                "synthetic/meta",
+                "planted",
+                f"m{i}",
+                CHOICE,
+                tuple(int(j == answer) for j in range(10)),
+                values={"near": tuple(near)},
             )
         )
     result = audit_set(items, seed=0)
@@ -134,7 +146,9 @@ def test_within_item_normalisation_and_raw_block():
 
 def test_symmetry_features_measure_symmetry():
     rng = np.random.default_rng(4)
-    sym = build([AuditItem("s/s", "p", "k", CHOICE, (1, 0), (panel(polygon(rng, 0.9, True)), panel(polygon(rng, 0.9, False))))])
+    sym = build(
+        [AuditItem("s/s", "p", "k", CHOICE, (1, 0), (panel(polygon(rng, 0.9, True)), panel(polygon(rng, 0.9, False))))]
+    )
     v = sym.column("sym_v")
     assert v[0] > 0.9 and v[0] > v[1]
 
@@ -146,7 +160,9 @@ def test_wilson_matches_the_textbook_interval():
 
 
 def test_concept_features_are_reported_apart_not_flagged():
-    items = [AuditItem("minds_eye/SS", "planted", it.key, CHOICE, it.labels, it.options) for it in synthetic("symmetric")]
+    items = [
+        AuditItem("minds_eye/SS", "planted", it.key, CHOICE, it.labels, it.options) for it in synthetic("symmetric")
+    ]
     result = audit_set(items, seed=3)
     assert result.concept and max(s.accuracy for s in result.concept) > 0.6
     assert all(not f.name.startswith(("sym_", "bsym_")) for f in result.features if not f.concept)
@@ -163,7 +179,9 @@ def test_item_validation_names_the_item():
 
 def test_layout_override_and_errors(tmp_path):
     path = tmp_path / "layout.json"
-    path.write_text(json.dumps({"PF": {"rows": 2, "cols": 4, "options": [[1, 0], [1, 1], [1, 2], [1, 3]], "stimulus": [[0, 0]]}}))
+    path.write_text(
+        json.dumps({"PF": {"rows": 2, "cols": 4, "options": [[1, 0], [1, 1], [1, 2], [1, 3]], "stimulus": [[0, 0]]}})
+    )
     layouts = load_layouts(path)
     assert layouts["PF"].cols == 4 and layouts["MT"] == RELEASED["MT"]
     boxes = layouts["PF"].boxes(400, 200, layouts["PF"].options)

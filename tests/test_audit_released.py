@@ -113,11 +113,25 @@ def test_cli_refuses_unknown_presets_and_bad_layouts(tmp_path):
     cmd = [sys.executable, "-m", "cogvis_tasks", "audit", "minds_eye", "--data", str(tmp_path), "--layout", str(bad)]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     assert proc.returncode != 0 and "layout.json" in proc.stderr and "malformed JSON" in proc.stderr
-    cmd = [sys.executable, "-m", "cogvis_tasks", "audit", "visfactor", "--difficulty", "medium", "--n", "5", "--subtests", "VZ2"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "cogvis_tasks",
+        "audit",
+        "visfactor",
+        "--difficulty",
+        "medium",
+        "--n",
+        "5",
+        "--subtests",
+        "VZ2",
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     assert proc.returncode != 0 and "medium" in proc.stderr
 
 
 def test_mixed_generated_set_is_audited_per_preset():
     results = run("minds_eye", ["SS"], ["mixed"], 6, 7, quiet=True)
-    assert [(r.group, r.preset, r.n_items) for r in results] == [("minds_eye/SS", p, 2) for p in ("easy", "medium", "hard")]
+    assert [(r.group, r.preset, r.n_items) for r in results] == [
+        ("minds_eye/SS", p, 2) for p in ("easy", "medium", "hard")
+    ]

@@ -83,7 +83,9 @@ def test_controls_reach_the_model_in_both_harnesses(tmp_path, minds_eye_root, st
     samples = {s.id: s for s in minds_eye.samples(local_path=minds_eye_root)}
 
     def expected(sample, control: str) -> bytes:  # noqa: ANN001
-        return controls.replace(controls.decoded(sample.images[0], None, ""), control, controls.image_key(sample.id, 0)).tobytes()
+        return controls.replace(
+            controls.decoded(sample.images[0], None, ""), control, controls.image_key(sample.id, 0)
+        ).tobytes()
 
     seen: dict[str, list[tuple[str, bytes]]] = {}
 
@@ -96,11 +98,19 @@ def test_controls_reach_the_model_in_both_harnesses(tmp_path, minds_eye_root, st
 
     stub.responder = responder
     env = harness_env(tmp_path, minds_eye_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
-    lmms = ["lmms-eval", "--model", "openai", "--model_args", f"model_version=lm,base_url={stub.url},max_retries=1,num_concurrent=4"]
+    lmms = [
+        "lmms-eval",
+        "--model",
+        "openai",
+        "--model_args",
+        f"model_version=lm,base_url={stub.url},max_retries=1,num_concurrent=4",
+    ]
     run([*lmms, "--tasks", "minds_eye_blank,minds_eye_lowres", "--output_path", str(tmp_path / "out")], env, tmp_path)
     res = lmms_results(tmp_path / "out")["results"]
     work = tmp_path / "work"
-    args = json.dumps({"minds_eye": {"local_path": str(minds_eye_root / "minds_eye"), "extra_params": {"control": "lowres"}}})
+    args = json.dumps(
+        {"minds_eye": {"local_path": str(minds_eye_root / "minds_eye"), "extra_params": {"control": "lowres"}}}
+    )
     run(evalscope_openai(stub.url, ["minds_eye"], work, "--dataset-args", args, model="es"), env, tmp_path)
     assert len(seen["lm"]) == 48 and len(seen["es"]) == 24
     # Prompts repeat across items (the item is in the image), so compare the multisets of images sent.

@@ -116,7 +116,9 @@ def test_lenient_pil_alone_would_decode_the_cut_image(fmt: str, options: dict[st
     seed=st.integers(0, 1000),
     keep=st.floats(0.0, 1.0, exclude_max=True),
 )
-def test_any_cut_of_any_image_is_a_data_error(which: int, width: int, height: int, seed: int, keep: float, lenient_pil: None) -> None:
+def test_any_cut_of_any_image_is_a_data_error(
+    which: int, width: int, height: int, seed: int, keep: float, lenient_pil: None
+) -> None:
     fmt, options = FORMATS[which]
     data = encode(fmt, options, (width, height), seed)
     short = data[: int(len(data) * keep)]
@@ -227,7 +229,9 @@ def test_visualpuzzles_cut_image_is_located(tmp_path: Path, fmt: str, lenient_pi
     if fmt == "parquet":
         recs = vp_records(4, seed=2)
         recs[2] = {**recs[2], "image": {"bytes": cut(recs[2]["image"]), "path": None}}
-        rows = [r if isinstance(r["image"], dict) else {**r, "image": {"bytes": r["image"], "path": None}} for r in recs]
+        rows = [
+            r if isinstance(r["image"], dict) else {**r, "image": {"bytes": r["image"], "path": None}} for r in recs
+        ]
         path = tmp_path / "visualpuzzles" / "test.parquet"
         path.parent.mkdir(parents=True)
         pq.write_table(pa.Table.from_pylist(rows), path)
@@ -277,7 +281,9 @@ def test_lmms_eval_run_with_a_cut_image_fails_before_any_request(tmp_path: Path,
         proc = run(["lmms-eval", "--model", "openai", "--model_args", model_args, "--tasks", "visfactor_cf1",
                     "--output_path", str(tmp_path / "out")], env, tmp_path)  # fmt: skip
         _assert_located_and_nothing_sent(proc, stub, cut_image_root)
-    assert not list((tmp_path / "out").glob("**/*_results.json"))  # lmms-eval exits 0 on failure: no results is the signal
+    assert not list(
+        (tmp_path / "out").glob("**/*_results.json")
+    )  # lmms-eval exits 0 on failure: no results is the signal
 
 
 @pytest.mark.slow
@@ -321,7 +327,9 @@ def test_visualpuzzles_duplicate_id_across_shards(tmp_path: Path) -> None:
     folder.mkdir(parents=True)
     a, b = vp_records(2, seed=1), vp_records(2, seed=2)  # both start at id 1000
     for name, recs in (("test-00000-of-00002.parquet", a), ("test-00001-of-00002.parquet", b)):
-        pq.write_table(pa.Table.from_pylist([{**r, "image": {"bytes": r["image"], "path": None}} for r in recs]), folder / name)
+        pq.write_table(
+            pa.Table.from_pylist([{**r, "image": {"bytes": r["image"], "path": None}} for r in recs]), folder / name
+        )
     with pytest.raises(DataError, match="first in .*test-00000-of-00002.parquet, row 0") as err:
         vp_data.load(tmp_path)
     located(err, folder / "test-00001-of-00002.parquet", 0, "id")
@@ -404,7 +412,9 @@ def test_visualpuzzles_data_file_symlinked_out_of_the_root(tmp_path: Path, fmt: 
 
 @pytest.mark.parametrize("fmt", ["tsv", "parquet"])
 @pytest.mark.parametrize("how", ["data-dir", "local-folder"])
-def test_visfactor_data_file_symlinked_out_of_the_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str, how: str) -> None:
+def test_visfactor_data_file_symlinked_out_of_the_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str, how: str
+) -> None:
     name = "VisFactor.tsv" if fmt == "tsv" else "test.parquet"
     path = (write_vf_tsv if fmt == "tsv" else write_vf_parquet)(
         synthetic_rows(items_per_subtest=1, seed=1), tmp_path / "data" / "visfactor" / name
@@ -481,7 +491,9 @@ def test_parquet_invalid_utf8_cell_visfactor_and_visualpuzzles(tmp_path: Path) -
     located(err, vp, 3, "category")
 
 
-@pytest.mark.parametrize(("where", "field"), [("question", "question[0]"), ("nested", "candidate_order[1]"), ("key", None)])
+@pytest.mark.parametrize(
+    ("where", "field"), [("question", "question[0]"), ("nested", "candidate_order[1]"), ("key", None)]
+)
 def test_annotations_invalid_utf8(tmp_path: Path, where: str, field: str | None) -> None:
     root = write_minds_eye(tmp_path, items_per_task=2, seed=4)
     path = root / "minds_eye" / "mental_rotation" / "annotations.json"
@@ -494,7 +506,9 @@ def test_annotations_invalid_utf8(tmp_path: Path, where: str, field: str | None)
         recs[key]["candidate_order"][1] = mark
     else:
         recs = {(mark if k == key else k): v for k, v in recs.items()}
-    path.write_bytes(json.dumps(recs).encode().replace(mark.encode(), b"mirror\xe9\x28"))  # an unfinished 3-byte sequence
+    path.write_bytes(
+        json.dumps(recs).encode().replace(mark.encode(), b"mirror\xe9\x28")
+    )  # an unfinished 3-byte sequence
     with pytest.raises(DataError, match="not valid UTF-8") as err:
         me_data.load(["MT"], root)
     located(err, path, "mirror\\xe9(" if where == "key" else key, field)
@@ -523,7 +537,9 @@ def test_visualpuzzles_jsonl_invalid_utf8(tmp_path: Path) -> None:
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(junk=st.binary(min_size=1, max_size=6), line=st.integers(0, 2))
-def test_any_bytes_in_a_jsonl_text_field_load_or_fail_located(tmp_path_factory: pytest.TempPathFactory, junk: bytes, line: int) -> None:
+def test_any_bytes_in_a_jsonl_text_field_load_or_fail_located(
+    tmp_path_factory: pytest.TempPathFactory, junk: bytes, line: int
+) -> None:
     root = tmp_path_factory.mktemp("vp_junk")
     path = write_vp_jsonl(root, n=3, seed=1) / "visualpuzzles" / "test.jsonl"
     lines = path.read_bytes().split(b"\n")

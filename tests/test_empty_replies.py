@@ -51,4 +51,6 @@ def test_visualpuzzles_none_is_not_an_option_text(reply: str) -> None:
     meta = {"options": ["None", "A square", "A circle", "Two lines"], "category": "deductive"}
     row = visualpuzzles.score(meta, "cot", "q0", "A", reply)
     assert not row.correct and not row.parsed and row.prediction == ""
-    assert visualpuzzles.score(meta, "cot", "q1", "A", "It is none of them. Answer: (A)").correct  # a real answer still counts
+    assert visualpuzzles.score(
+        meta, "cot", "q1", "A", "It is none of them. Answer: (A)"
+    ).correct  # a real answer still counts

@@ -49,7 +49,11 @@ def test_stock_cli_with_local_path_runs_ours_interleaved(tmp_path: Path, data_ro
     work = tmp_path / "work"
     proc = run(
         evalscope_openai(
-            stub.url, ["visfactor"], work, "--dataset-args", json.dumps({"visfactor": {"local_path": str(data_root / "visfactor")}})
+            stub.url,
+            ["visfactor"],
+            work,
+            "--dataset-args",
+            json.dumps({"visfactor": {"local_path": str(data_root / "visfactor")}}),
         ),
         env,
         tmp_path,
@@ -57,7 +61,11 @@ def test_stock_cli_with_local_path_runs_ours_interleaved(tmp_path: Path, data_ro
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert not stub.responder_errors
     report = evalscope_report(work, MODEL, "visfactor")
-    assert report["primary_metric_identity"] == {"name": "accuracy", "aggregation": "macro_mean", "dimensions": {"scope": "subtests"}}
+    assert report["primary_metric_identity"] == {
+        "name": "accuracy",
+        "aggregation": "macro_mean",
+        "dimensions": {"scope": "subtests"},
+    }
     assert report_metric(report, "accuracy", "macro_mean", {"scope": "subtests"})["score"] == 1.0
     per_subtest = _subset_scores(report)
     assert set(per_subtest) == {s.id for s in SUBTESTS}
@@ -96,11 +104,23 @@ def test_baselines_agree_across_harnesses(tmp_path: Path, data_root: Path) -> No
     for model in ("cogvis_oracle", "cogvis_random"):
         proc = run(evalscope_baseline(model, ["visfactor"], work, seed=5), env, tmp_path)
         assert proc.returncode == 0, proc.stdout[-3000:]
-    assert all(score == 1.0 for score, _, _ in _subset_scores(evalscope_report(work, "cogvis_oracle", "visfactor")).values())
+    assert all(
+        score == 1.0 for score, _, _ in _subset_scores(evalscope_report(work, "cogvis_oracle", "visfactor")).values()
+    )
     es_random = _subset_scores(evalscope_report(work, "cogvis_random", "visfactor"))
 
     run(
-        ["lmms-eval", "--model", "cogvis_random", "--model_args", "seed=5", "--tasks", "visfactor", "--output_path", str(tmp_path / "lm")],
+        [
+            "lmms-eval",
+            "--model",
+            "cogvis_random",
+            "--model_args",
+            "seed=5",
+            "--tasks",
+            "visfactor",
+            "--output_path",
+            str(tmp_path / "lm"),
+        ],
         env,
         tmp_path,
     )
@@ -125,9 +145,15 @@ def test_python_path_and_off_switch(tmp_path: Path, data_root: Path) -> None:
     probe = "import evalscope\nfrom evalscope.api.registry import BENCHMARK_REGISTRY as R\nprint(R['visfactor'].data_adapter.__module__)\n"
     on = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120)
     off = subprocess.run(
-        [sys.executable, "-c", probe], env={**env, "COGVIS_EVALSCOPE_HOOK": "0"}, capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", probe],
+        env={**env, "COGVIS_EVALSCOPE_HOOK": "0"},
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert on.stdout.strip() == "cogvis_tasks.evalscope.adapter", on.stderr[-2000:]  # our one adapter class
     assert off.stdout.strip().startswith("evalscope.benchmarks.visfactor"), off.stderr[-2000:]
-    cheap = subprocess.run([sys.executable, "-c", "import sys; print('evalscope' in sys.modules)"], env=env, capture_output=True, text=True)
+    cheap = subprocess.run(
+        [sys.executable, "-c", "import sys; print('evalscope' in sys.modules)"], env=env, capture_output=True, text=True
+    )
     assert cheap.stdout.strip() == "False"

@@ -33,14 +33,18 @@ def test_group_mean_skips_tasks_without_a_value() -> None:
 def test_core_agreement_is_the_mean_over_tasks_with_judged_rows() -> None:
     def row(task: str, rule: str, judged: str, error: bool = False) -> RowResult:
         tags = {"rule_choice": rule, **({"judge_error": "garbage"} if error else {})}
-        return RowResult(task, f"{task}/{rule}{judged}", True, True, parsed=True, failed=False, prediction=judged, tags=tags)
+        return RowResult(
+            task, f"{task}/{rule}{judged}", True, True, parsed=True, failed=False, prediction=judged, tags=tags
+        )
 
     rows = [row("MT", "A", "A"), row("MT", "A", "B"), row("VRA", "C", "C"), row("PF", "A", "", error=True)]
     assert build_report(rows).extractor_agreement == pytest.approx((0.5 + 1.0) / 2)  # PF has no judged row
 
 
 @pytest.mark.slow
-def test_both_harnesses_agree_when_a_task_has_no_judged_rows(tmp_path: Path, minds_eye_root: Path, stub: StubServer) -> None:
+def test_both_harnesses_agree_when_a_task_has_no_judged_rows(
+    tmp_path: Path, minds_eye_root: Path, stub: StubServer
+) -> None:
     samples = minds_eye.samples(local_path=minds_eye_root)
     oracle = OracleResponder(samples)
     disagree = {min(s.id for s in samples if s.subtest == t) for t in ("VRA", "MT")}
@@ -70,9 +74,13 @@ def test_both_harnesses_agree_when_a_task_has_no_judged_rows(tmp_path: Path, min
     work = tmp_path / "work"
     cmd = evalscope_openai(stub.url, ["minds_eye"], work, "--dataset-args",
                            json.dumps({"minds_eye": {"local_path": str(minds_eye_root / "minds_eye")}}), judge_model=JUDGE)  # fmt: skip
-    proc = run(cmd, {k: v for k, v in harness_env(tmp_path, minds_eye_root).items() if k != "COGVIS_DATA_DIR"}, tmp_path)
+    proc = run(
+        cmd, {k: v for k, v in harness_env(tmp_path, minds_eye_root).items() if k != "COGVIS_DATA_DIR"}, tmp_path
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    es_value = report_metric(evalscope_report(work, MODEL, "minds_eye"), "extractor_agreement", "mean", {"scope": "tasks"})["score"]
+    es_value = report_metric(
+        evalscope_report(work, MODEL, "minds_eye"), "extractor_agreement", "mean", {"scope": "tasks"}
+    )["score"]
 
     per_task = {t: res[f"minds_eye_llm_{t.lower()}"]["extractor_agreement,none"] for t in ("VRA", "MT")}
     assert per_task == {"VRA": pytest.approx(2 / 3), "MT": pytest.approx(2 / 3)}  # 3 items per task, one disagreement

@@ -168,7 +168,16 @@ def test_cf1_verifier_sees_off_lattice_occurrences() -> None:
     """Why figures need a horizontal or vertical edge: a diamond of diagonals also fits half a unit off."""
     diamond = [(0, 1, 1, 0), (0, 1, 1, 2), (1, 0, 2, 1), (1, 2, 2, 1)]
     # the diamond moved by (+0.5, +0.5) lies on these eight lattice diagonals (two halves per side)
-    halves = [(0, 2, 1, 1), (1, 1, 2, 0), (0, 1, 1, 2), (1, 2, 2, 3), (1, 0, 2, 1), (2, 1, 3, 2), (1, 3, 2, 2), (2, 2, 3, 1)]
+    halves = [
+        (0, 2, 1, 1),
+        (1, 1, 2, 0),
+        (0, 1, 1, 2),
+        (1, 2, 2, 3),
+        (1, 0, 2, 1),
+        (2, 1, 3, 2),
+        (1, 3, 2, 2),
+        (2, 2, 3, 1),
+    ]
     pattern = sorted(cf1.perimeter(4) | set(halves))
     scene = {"grid": 4, "pattern_edges": [list(e) for e in pattern], "figures": [[list(e) for e in diamond]]}
     item = base.GeneratedItem("CF1", 0, (base.Row("", (), "F"),), {"scene": scene})
@@ -178,7 +187,9 @@ def test_cf1_verifier_sees_off_lattice_occurrences() -> None:
 
 
 def _some_cf1_figures() -> list:
-    return [f for i in range(50) for f in cf1.generate(2, i, cf1.PRESETS["hard"], render=False).metadata["scene"]["figures"]]
+    return [
+        f for i in range(50) for f in cf1.generate(2, i, cf1.PRESETS["hard"], render=False).metadata["scene"]["figures"]
+    ]
 
 
 def _ink_box(png: bytes) -> tuple[int, int, int, int]:
@@ -187,7 +198,9 @@ def _ink_box(png: bytes) -> tuple[int, int, int, int]:
     return rows[0], rows[-1], cols[0], cols[-1]
 
 
-@pytest.mark.parametrize("config", [cf1.PRESETS["easy"], cf1.PRESETS["hard"], CUSTOM["CF1"][0]], ids=["grid5", "grid7", "grid9"])
+@pytest.mark.parametrize(
+    "config", [cf1.PRESETS["easy"], cf1.PRESETS["hard"], CUSTOM["CF1"][0]], ids=["grid5", "grid7", "grid9"]
+)
 def test_cf1_figure_drawn_at_pattern_scale(config: cf1.Config) -> None:
     """The figure's pixels per lattice unit equal the pattern's (the official generator rescales figures)."""
     for index in range(4):
@@ -398,7 +411,12 @@ def test_cf3_images() -> None:
             for png in (grid_png, path_png):
                 img = _gray(png)
                 assert img.shape == (config.image_size, config.image_size)
-                assert (img[:8] == 255).all() and (img[-8:] == 255).all() and (img[:, :8] == 255).all() and (img[:, -8:] == 255).all()
+                assert (
+                    (img[:8] == 255).all()
+                    and (img[-8:] == 255).all()
+                    and (img[:, :8] == 255).all()
+                    and (img[:, -8:] == 255).all()
+                )
             ref = _gray(grid_png) < 128
             comps = _components(ref)
             d = 2 * config.dot_radius + 1
@@ -414,8 +432,12 @@ def test_cf3_images() -> None:
             assert len(rings) == 1 and abs(rings[0][0] - sy) < 1.5 and abs(rings[0][1] - sx) < 1.5
             # row and column numbers: ink left of every row and above every column, none elsewhere
             labels = [(y, x) for y, x, h, w, fill in comps if (y, x) not in dots and (y, x) not in rings]
-            assert {min(range(config.rows), key=lambda r: abs(ys[r] - y)) for y, x in labels if x < xs[0] - 5} == set(range(config.rows))
-            assert {min(range(config.cols), key=lambda c: abs(xs[c] - x)) for y, x in labels if y < ys[0] - 5} == set(range(config.cols))
+            assert {min(range(config.rows), key=lambda r: abs(ys[r] - y)) for y, x in labels if x < xs[0] - 5} == set(
+                range(config.rows)
+            )
+            assert {min(range(config.cols), key=lambda c: abs(xs[c] - x)) for y, x in labels if y < ys[0] - 5} == set(
+                range(config.cols)
+            )
             # the path image: every segment drawn (ink at its midpoint), ring at the path's start
             path = _gray(path_png)
             r, c = scene["path_start"]
@@ -424,7 +446,9 @@ def test_cf3_images() -> None:
                 assert path[round(my) - 2 : round(my) + 3, round(mx) - 2 : round(mx) + 3].min() < 64
                 r, c = r + dr, c + dc
             py, px = ys[scene["path_start"][0]], xs[scene["path_start"][1]]
-            assert (path[round(py) - config.ring_radius - 2 : round(py) - config.ring_radius + 3, round(px)] < 160).any()
+            assert (
+                path[round(py) - config.ring_radius - 2 : round(py) - config.ring_radius + 3, round(px)] < 160
+            ).any()
 
 
 # ---------------------------------------------------------------- determinism
@@ -440,7 +464,9 @@ def test_determinism(sid: str) -> None:
     assert sequence[3] == a  # item 3 is the same alone and after others
     assert mod.generate(8, 3, config).metadata["scene"] != a.metadata["scene"]
     assert mod.generate(7, 4, config).metadata["scene"] != a.metadata["scene"]
-    changed = dataclasses.replace(config, **{"CF1": {"density": 0.5}, "CF2": {"density": 0.7}, "CF3": {"max_move": 3}}[sid])
+    changed = dataclasses.replace(
+        config, **{"CF1": {"density": 0.5}, "CF2": {"density": 0.7}, "CF3": {"max_move": 3}}[sid]
+    )
     assert mod.generate(7, 3, changed).metadata["scene"] != a.metadata["scene"]
     scenes = {json.dumps(mod.generate(7, k, config, render=False).metadata["scene"], sort_keys=True) for k in range(30)}
     assert len(scenes) == 30
@@ -500,7 +526,9 @@ def test_round_trip_through_released_layout(tmp_path: Path) -> None:
     for sample, (sid, index, answer, images) in zip(samples, expected, strict=True):
         assert (sample.subtest, sample.item, sample.answer, sample.images) == (sid, f"{sid}/{index}", answer, images)
         assert sorted(sample.image_order()) == list(range(len(images)))
-        assert benchmark.score(sample.metadata, sample.subtest, sample.item, sample.answer, benchmark.oracle_response(sample)).correct
+        assert benchmark.score(
+            sample.metadata, sample.subtest, sample.item, sample.answer, benchmark.oracle_response(sample)
+        ).correct
         wrong = {"T": "F", "F": "T"}.get(sample.answer, "(99, 99)")
         response = '{"answer": "' + wrong + '"}'
         assert not benchmark.score(sample.metadata, sample.subtest, sample.item, sample.answer, response).correct

@@ -26,7 +26,18 @@ from PIL import Image, ImageDraw
 
 from cogvis_tasks.visfactor import benchmark
 from cogvis_tasks.visfactor.files import write_parquet
-from cogvis_tasks.visfactor.generators import base, cs1, cs2, cs3, ma1, objects, verify_cs1, verify_cs2, verify_cs3, verify_ma1
+from cogvis_tasks.visfactor.generators import (
+    base,
+    cs1,
+    cs2,
+    cs3,
+    ma1,
+    objects,
+    verify_cs1,
+    verify_cs2,
+    verify_cs3,
+    verify_ma1,
+)
 from cogvis_tasks.visfactor.scoring import score_row
 
 HAVE_WORDFREQ = importlib.util.find_spec("wordfreq") is not None
@@ -133,7 +144,9 @@ def _check_chunk(job: tuple[str, str, object, range]) -> tuple[int, float, list[
 def _run_jobs(jobs: list) -> list:
     """The jobs on the machine's cores (fork), or in this process where forking is unavailable."""
     if len(jobs) > 1 and "fork" in multiprocessing.get_all_start_methods() and (os.cpu_count() or 1) > 1:
-        with ProcessPoolExecutor(max_workers=min(4, os.cpu_count() or 1), mp_context=multiprocessing.get_context("fork")) as pool:
+        with ProcessPoolExecutor(
+            max_workers=min(4, os.cpu_count() or 1), mp_context=multiprocessing.get_context("fork")
+        ) as pool:
             return list(pool.map(_check_chunk, jobs))
     return [_check_chunk(job) for job in jobs]
 
@@ -222,7 +235,9 @@ def test_verifiers_reject_tampering() -> None:
     with pytest.raises(ValueError, match="shows"):
         verify_ma1.verify(dataclasses.replace(item, metadata={**item.metadata, "scene": scene}))
     other = ma1.generate(2, 0, ma1.PRESETS["easy"])  # a query that is in no cell
-    swapped = dataclasses.replace(item, rows=(dataclasses.replace(item.rows[0], images=(item.rows[0].images[0], other.rows[0].images[1])),))
+    swapped = dataclasses.replace(
+        item, rows=(dataclasses.replace(item.rows[0], images=(item.rows[0].images[0], other.rows[0].images[1])),)
+    )
     if other.metadata["scene"]["query"] not in {c["picture"] for c in item.metadata["scene"]["cells"]}:
         with pytest.raises(ValueError, match="no single cell"):
             verify_ma1.verify(swapped)
@@ -404,9 +419,15 @@ def test_load_folder_from_file_names(tmp_path: Path) -> None:
 
 def test_load_folder_from_labels_json(tmp_path: Path) -> None:
     _write_folder(tmp_path, {"a.png": "apple", "b.png": "boat", "c.png": "car"})
-    (tmp_path / "labels.json").write_text(json.dumps({"a.png": ["Apple"], "b.png": "boat,ship", "c.png": ["car", "auto"]}))
+    (tmp_path / "labels.json").write_text(
+        json.dumps({"a.png": ["Apple"], "b.png": "boat,ship", "c.png": ["car", "auto"]})
+    )
     pics = objects.load_folder(tmp_path)
-    assert [(p.name, p.labels) for p in pics] == [("a.png", ("apple",)), ("b.png", ("boat", "ship")), ("c.png", ("car", "auto"))]
+    assert [(p.name, p.labels) for p in pics] == [
+        ("a.png", ("apple",)),
+        ("b.png", ("boat", "ship")),
+        ("c.png", ("car", "auto")),
+    ]
     item = ma1.generate(3, 1, ma1.Config(pairs=3, pictures_dir=str(tmp_path)))
     assert verify_ma1.verify(item) == _answers(item)
 
@@ -419,8 +440,14 @@ def test_load_folder_from_labels_json(tmp_path: Path) -> None:
         (lambda d: (d / "labels.json").write_text('["a.png"]'), "map file names"),
         (lambda d: (d / "labels.json").write_text('{"missing.png": ["x"]}'), "not a file"),
         (lambda d: (d / "broken.png").write_bytes(b"not an image"), "not a readable image"),
-        (lambda d: (_write_folder(d, {"x.png": "tree"}), (d / "labels.json").write_text('{"x.png": ["a;b"]}')), "may not contain"),
-        (lambda d: (_write_folder(d, {"x.png": "tree"}), (d / "labels.json").write_text('{"x.png": [" "]}')), "no label"),
+        (
+            lambda d: (_write_folder(d, {"x.png": "tree"}), (d / "labels.json").write_text('{"x.png": ["a;b"]}')),
+            "may not contain",
+        ),
+        (
+            lambda d: (_write_folder(d, {"x.png": "tree"}), (d / "labels.json").write_text('{"x.png": [" "]}')),
+            "no label",
+        ),
     ],
 )
 def test_load_folder_errors(tmp_path: Path, setup, message: str) -> None:
@@ -528,7 +555,9 @@ def test_round_trip_and_oracle_scoring(tmp_path: Path) -> None:
         assert sample.subtest == row["category_id"] and sample.answer == row["answer"]
         assert sorted(sample.image_order()) == list(range(len(row["image"])))
         assert list(sample.images) == row["image"]
-        result = benchmark.score(sample.metadata, sample.subtest, sample.item, sample.answer, benchmark.oracle_response(sample))
+        result = benchmark.score(
+            sample.metadata, sample.subtest, sample.item, sample.answer, benchmark.oracle_response(sample)
+        )
         assert result.correct
     cot = benchmark.samples(local_path=tmp_path, variant="cot")
     assert all("step-by-step" in s.text() for s in cot)

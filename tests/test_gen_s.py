@@ -29,7 +29,9 @@ GENERATORS = {"S1": (s1, verify_s1), "S2": (s2, verify_s2), "SS3": (ss3, verify_
 CUSTOM = {
     "S1": [
         s1.Config(min_vertices=5, max_vertices=12, min_length_gap=0.05, views=6, mirror_prob=0.3, image_size=192),
-        s1.Config(min_vertices=9, max_vertices=9, min_reflex=3, min_turn_deg=30.0, min_rotation_deg=0.0, mirror_prob=0.8),
+        s1.Config(
+            min_vertices=9, max_vertices=9, min_reflex=3, min_turn_deg=30.0, min_rotation_deg=0.0, mirror_prob=0.8
+        ),
     ],
     "S2": [
         s2.Config(symmetry_orders=(4,), min_shared=3),  # only arrangement (handedness) can tell cubes apart
@@ -102,7 +104,10 @@ def test_verifiers_reject_corrupted_scenes() -> None:
     corrupted = dataclasses.replace(
         item,
         metadata={**item.metadata, "scene": scene},
-        rows=tuple(dataclasses.replace(r, question=re.sub(r"from [A-Z]+ to [A-Z]+", "from START to END", r.question)) for r in item.rows),
+        rows=tuple(
+            dataclasses.replace(r, question=re.sub(r"from [A-Z]+ to [A-Z]+", "from START to END", r.question))
+            for r in item.rows
+        ),
     )
     assert verify_ss3.verify(corrupted) == ["?", "?"]
 
@@ -115,9 +120,15 @@ def test_s2_answer_searches_match_on_random_view_pairs() -> None:
     verdicts = []
     for _ in range(1500):
         names = rng.sample(symbols, 6)
-        a = {f: (names[k], rng.choice([u for u in s2.AXES if u not in (n, s2.neg(n))])) for k, (f, n) in enumerate(s2.FACES.items())}
+        a = {
+            f: (names[k], rng.choice([u for u in s2.AXES if u not in (n, s2.neg(n))]))
+            for k, (f, n) in enumerate(s2.FACES.items())
+        }
         chosen = rng.sample(names if rng.random() < 0.5 else symbols, 3)
-        b = {f: (chosen[k], rng.choice([u for u in s2.AXES if u not in (n, s2.neg(n))])) for k, (f, n) in enumerate(s2.FACES.items())}
+        b = {
+            f: (chosen[k], rng.choice([u for u in s2.AXES if u not in (n, s2.neg(n))]))
+            for k, (f, n) in enumerate(s2.FACES.items())
+        }
         if rng.random() < 0.5:  # a view of a real cube, with one face possibly re-turned
             cube = s2.random_cube(rng, symbols)
             a, b = s2.view(cube, rng.choice(s2.ROTATIONS)), s2.view(cube, rng.choice(s2.ROTATIONS))
@@ -156,7 +167,9 @@ def test_s2_no_symbol_is_a_turned_or_stretched_copy_of_another(monkeypatch) -> N
     worst = max(likeness(a, b) for a in s2.SYMBOLS for b in s2.SYMBOLS if a < b)
     assert worst < 0.9
     # the measure does catch a turned copy: an N is a Z turned a quarter
-    monkeypatch.setitem(s2.SYMBOLS, "N", {"order": 2, "lines": [[(-0.5, -0.6), (-0.5, 0.6), (0.5, -0.6), (0.5, 0.6)]], "polys": []})
+    monkeypatch.setitem(
+        s2.SYMBOLS, "N", {"order": 2, "lines": [[(-0.5, -0.6), (-0.5, 0.6), (0.5, -0.6), (0.5, 0.6)]], "polys": []}
+    )
     assert likeness("N", "Z") > 0.9
 
 
@@ -290,7 +303,9 @@ def test_determinism(subtest: str) -> None:
     assert gen.generate(43, 5, cfg).rows != first.rows  # another seed
     assert gen.generate(42, 6, cfg).rows != first.rows  # another index
     assert gen.generate(43, 4, cfg).rows != first.rows  # never seed + index
-    other = dataclasses.replace(cfg, **{"S1": {"mirror_prob": 0.4}, "S2": {"same_prob": 0.4}, "SS3": {"blocked_fraction": 0.14}}[subtest])
+    other = dataclasses.replace(
+        cfg, **{"S1": {"mirror_prob": 0.4}, "S2": {"same_prob": 0.4}, "SS3": {"blocked_fraction": 0.14}}[subtest]
+    )
     assert gen.generate(42, 5, other).rows != first.rows  # the config is part of the item's seed
     assert len(first.rows) == gen.ROWS_PER_ITEM
     assert gen.SUBTEST == subtest and first.subtest == subtest and first.index == 5
@@ -453,7 +468,9 @@ def test_ss3_image_matches_the_scene() -> None:
             assert item.rows[1].images == (data,)
             width, height = ss3.canvas_size(cfg)
             assert _open(data).size == (width, height)
-            assert abs(width - (cfg.cols + 1.8) * cfg.cell_px) <= 1 and abs(height - (cfg.rows + 1.8) * cfg.cell_px) <= 1
+            assert (
+                abs(width - (cfg.cols + 1.8) * cfg.cell_px) <= 1 and abs(height - (cfg.rows + 1.8) * cfg.cell_px) <= 1
+            )
             px = _gray(data)
             margin = (width - cfg.cols * cfg.cell_px) / 2
 
@@ -499,10 +516,14 @@ def test_round_trip_through_the_released_layout(tmp_path) -> None:
             assert list(sample.images) == row["image"]
             assert sorted(set(sample.image_order())) == list(range(len(sample.images)))
             assert (COT_OUTPUT in sample.text()) == (variant == "cot")
-            good = benchmark.score(sample.metadata, sample.subtest, sample.item, sample.answer, benchmark.oracle_response(sample))
+            good = benchmark.score(
+                sample.metadata, sample.subtest, sample.item, sample.answer, benchmark.oracle_response(sample)
+            )
             assert good.correct
             wrong = {"T": "F", "F": "T"}[sample.answer] if sample.answer in "TF" else str(int(sample.answer) + 1)
-            bad = benchmark.score(sample.metadata, sample.subtest, sample.item, sample.answer, '{"answer": "' + wrong + '"}')
+            bad = benchmark.score(
+                sample.metadata, sample.subtest, sample.item, sample.answer, '{"answer": "' + wrong + '"}'
+            )
             assert not bad.correct
     ss3_item = items[("SS3", 0)]
     assert all(r["answer"].isdigit() for r in base.official_rows(ss3_item, 0, 0))

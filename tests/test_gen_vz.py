@@ -141,7 +141,9 @@ def test_vz1_size_pickers_are_at_item_chance(corpus):
         true_areas, false_areas = [], []
         solved = dict.fromkeys(range(1, 6), 0)
         for item in items:
-            polygons = [[(Fraction(x), Fraction(y)) for x, y in c["polygon"]] for c in item.metadata["scene"]["candidates"]]
+            polygons = [
+                [(Fraction(x), Fraction(y)) for x, y in c["polygon"]] for c in item.metadata["scene"]["candidates"]
+            ]
             target = verify_vz1.exact_area([(Fraction(x), Fraction(y)) for x, y in item.metadata["scene"]["target"]])
             areas = [verify_vz1.exact_area(polygon) / target for polygon in polygons]
             truth = {k for k, r in enumerate(item.rows) if r.answer == "T"}
@@ -169,7 +171,9 @@ def test_verifiers_catch_corrupted_scenes(corpus):
         with pytest.raises(ValueError):
             verify_vz1.verify(shifted)
         twin = copy.deepcopy(item)  # a distractor replaced by a copy of a true piece: two tilings
-        twin.metadata["scene"]["candidates"][truth.index("F")]["polygon"] = twin.metadata["scene"]["candidates"][k]["polygon"]
+        twin.metadata["scene"]["candidates"][truth.index("F")]["polygon"] = twin.metadata["scene"]["candidates"][k][
+            "polygon"
+        ]
         with pytest.raises(ValueError):
             verify_vz1.verify(twin)
         caught += 2
@@ -233,7 +237,11 @@ def test_same_bytes_in_fresh_processes():
     outs = set()
     for hash_seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": root}
-        outs.add(subprocess.run([sys.executable, "-c", _DIGEST], env=env, capture_output=True, text=True, check=True).stdout.strip())
+        outs.add(
+            subprocess.run(
+                [sys.executable, "-c", _DIGEST], env=env, capture_output=True, text=True, check=True
+            ).stdout.strip()
+        )
     here = hashlib.sha256()
     for m in (vz1, vz2):
         for config in m.PRESETS.values():
@@ -300,7 +308,15 @@ def _img(data: bytes) -> np.ndarray:
 
 
 def _shoelace(poly) -> float:
-    return abs(sum(float(x0) * float(y1) - float(x1) * float(y0) for (x0, y0), (x1, y1) in zip(poly, poly[1:] + poly[:1], strict=True))) / 2
+    return (
+        abs(
+            sum(
+                float(x0) * float(y1) - float(x1) * float(y0)
+                for (x0, y0), (x1, y1) in zip(poly, poly[1:] + poly[:1], strict=True)
+            )
+        )
+        / 2
+    )
 
 
 def test_vz1_images_and_prompt(corpus):
@@ -346,7 +362,9 @@ def test_vz2_images_and_prompt(corpus):
 
         punch = strip[:, n * size : (n + 1) * size]
         cx, cy = to_px(*scene["punch"])
-        assert punch[cy, cx] > 240 and (punch[cy - 12 : cy + 13, cx - 12 : cx + 13] < 80).any()  # a white hole with a rim
+        assert (
+            punch[cy, cx] > 240 and (punch[cy - 12 : cy + 13, cx - 12 : cx + 13] < 80).any()
+        )  # a white hole with a rim
         for k, row in enumerate(item.rows):
             q = row.question
             assert q.count("<IMAGE_0>") == 1 and q.count("<IMAGE_1>") == 1 and q.count("<IMAGE_") == 2
@@ -383,7 +401,9 @@ def test_round_trip_through_parquet(corpus, tmp_path):
         assert sample.answer == row["answer"] and sample.subtest == row["category_id"]
         assert sorted(sample.image_order()) == list(range(len(row["image"])))
         assert list(sample.images) == row["image"]
-        assert benchmark.score(sample.metadata, sample.subtest, sample.item, sample.answer, benchmark.oracle_response(sample)).correct
+        assert benchmark.score(
+            sample.metadata, sample.subtest, sample.item, sample.answer, benchmark.oracle_response(sample)
+        ).correct
         wrong = '{"answer": "' + ("F" if sample.answer == "T" else "T") + '"}'
         assert not benchmark.score(sample.metadata, sample.subtest, sample.item, sample.answer, wrong).correct
     cot = benchmark.samples(local_path=tmp_path, variant="cot")

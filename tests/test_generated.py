@@ -18,7 +18,9 @@ from cogvis_tasks.visfactor import benchmark, generated
 
 
 def _cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "cogvis_tasks", *args], capture_output=True, text=True, timeout=600, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "cogvis_tasks", *args], capture_output=True, text=True, timeout=600, env=env
+    )
 
 
 def test_generate_writes_the_released_layout_deterministically(tmp_path: Path) -> None:
@@ -60,9 +62,17 @@ def test_in_memory_sets_match_the_official_structure() -> None:
     assert set(by_subtest) == set(generated.GENERATED_SUBTESTS)
     assert all(len(items) == 2 for items in by_subtest.values())
     assert sum(generated.generator(s).DEFAULT_ITEMS for s in generated.GENERATED_SUBTESTS) == 482
-    assert sum(generated.generator(s).DEFAULT_ITEMS * generated.generator(s).ROWS_PER_ITEM for s in generated.GENERATED_SUBTESTS) == 1508
+    assert (
+        sum(
+            generated.generator(s).DEFAULT_ITEMS * generated.generator(s).ROWS_PER_ITEM
+            for s in generated.GENERATED_SUBTESTS
+        )
+        == 1508
+    )
     again = generated.samples(variant="normal", seed=3, n=2)
-    assert [(s.id, s.images, s.prompt, s.answer) for s in again] == [(s.id, s.images, s.prompt, s.answer) for s in samples]
+    assert [(s.id, s.images, s.prompt, s.answer) for s in again] == [
+        (s.id, s.images, s.prompt, s.answer) for s in samples
+    ]
 
 
 def test_random_baseline_matches_analytic_chance_per_subtest() -> None:
@@ -77,7 +87,10 @@ def test_random_baseline_matches_analytic_chance_per_subtest() -> None:
         per_seed = []
         for seed in seeds:
             right = sum(
-                all(generated.score(s.metadata, s.subtest, s.item, s.answer, baselines.guess(s, seed)).correct for s in rows)
+                all(
+                    generated.score(s.metadata, s.subtest, s.item, s.answer, baselines.guess(s, seed)).correct
+                    for s in rows
+                )
                 for rows in by_item.values()
             )
             per_seed.append(right / len(by_item))
@@ -90,7 +103,19 @@ def test_random_baseline_matches_analytic_chance_per_subtest() -> None:
 @pytest.mark.slow
 def test_harnesses_run_generated_sets(tmp_path: Path) -> None:
     env = harness_env(tmp_path, tmp_path, LMMS_EVAL_PLUGINS="cogvis_tasks", COGVIS_GEN_ITEMS="2", COGVIS_GEN_SEED="9")
-    run(["lmms-eval", "--model", "cogvis_oracle", "--tasks", "visfactor_gen_easy", "--output_path", str(tmp_path / "o")], env, tmp_path)
+    run(
+        [
+            "lmms-eval",
+            "--model",
+            "cogvis_oracle",
+            "--tasks",
+            "visfactor_gen_easy",
+            "--output_path",
+            str(tmp_path / "o"),
+        ],
+        env,
+        tmp_path,
+    )
     res = lmms_results(tmp_path / "o")["results"]
     assert res["visfactor_gen_easy"]["accuracy,none"] == 1.0 and res["visfactor_gen_easy"]["items,none"] == 24
     work = tmp_path / "work"
@@ -108,7 +133,11 @@ def test_demo_command(tmp_path: Path) -> None:
     proc = _cli("demo", "--n", "2", "--out", str(tmp_path / "demo"), env=env)
     assert proc.returncode == 0, proc.stderr[-3000:]
     lines = proc.stdout.splitlines()
-    table = {line.split()[0]: line.split()[1:] for line in lines if line.split() and line.split()[0] in generated.GENERATED_SUBTESTS}
+    table = {
+        line.split()[0]: line.split()[1:]
+        for line in lines
+        if line.split() and line.split()[0] in generated.GENERATED_SUBTESTS
+    }
     assert set(table) == set(generated.GENERATED_SUBTESTS)
     assert all(cols[1] == "1.000" for cols in table.values())  # oracle
     assert all(float(cols[3]) < 0.6 for cols in table.values())  # chance column

@@ -37,7 +37,19 @@ def _shown(body: dict[str, Any]) -> str:
 
 def _lmms(stub: StubServer, tasks: str, out: Path, *extra: str) -> list[str]:
     args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,timeout=20,num_concurrent=4"
-    return ["lmms-eval", "--model", "openai", "--model_args", args, "--tasks", tasks, "--output_path", str(out), "--log_samples", *extra]
+    return [
+        "lmms-eval",
+        "--model",
+        "openai",
+        "--model_args",
+        args,
+        "--tasks",
+        tasks,
+        "--output_path",
+        str(out),
+        "--log_samples",
+        *extra,
+    ]
 
 
 def _responses(out: Path) -> dict[tuple[str, int], str]:
@@ -52,7 +64,9 @@ def _responses(out: Path) -> dict[tuple[str, int], str]:
     return got
 
 
-def _fresh_and_cached(tmp_path: Path, stub: StubServer, tasks: str, env_a: dict[str, str], env_b: dict[str, str]) -> None:
+def _fresh_and_cached(
+    tmp_path: Path, stub: StubServer, tasks: str, env_a: dict[str, str], env_b: dict[str, str]
+) -> None:
     """Run A with a cache, then B with the same cache and B fresh: B's logged answers must agree."""
     cache = tmp_path / "cache"
     run(_lmms(stub, tasks, tmp_path / "a", "--use_cache", str(cache)), env_a, tmp_path)
@@ -92,7 +106,9 @@ def test_lmms_eval_cache_follows_the_data_dir(tmp_path: Path, stub: StubServer) 
 
 
 def _evalscope(work: Path, env: dict[str, str], cwd: Path, dataset_args: dict[str, Any], *extra: str) -> Any:
-    cmd = evalscope_baseline("cogvis_oracle", [GEN_TASK], work, "--dataset-args", json.dumps({GEN_TASK: dataset_args}), *extra)
+    cmd = evalscope_baseline(
+        "cogvis_oracle", [GEN_TASK], work, "--dataset-args", json.dumps({GEN_TASK: dataset_args}), *extra
+    )
     return run(cmd, env, cwd)
 
 
@@ -113,7 +129,9 @@ def test_evalscope_refuses_cached_answers_of_other_items(tmp_path: Path) -> None
     # The seed from the environment is not in evalscope's identity: its cache would serve seed 1's scores.
     other_env = _evalscope(work, env("2"), tmp_path, subsets, "--use-cache", str(work))
     # An explicit seed is, and evalscope refuses; forced with --rerun-review the old predictions meet new items.
-    forced = _evalscope(work, env("1"), tmp_path, {**subsets, "extra_params": {"seed": 3}}, "--use-cache", str(work), "--rerun-review")
+    forced = _evalscope(
+        work, env("1"), tmp_path, {**subsets, "extra_params": {"seed": 3}}, "--use-cache", str(work), "--rerun-review"
+    )
     for proc in (other_env, forced):
         out = proc.stdout + proc.stderr
         assert proc.returncode != 0, out[-3000:]

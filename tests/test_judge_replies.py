@@ -26,10 +26,17 @@ FENCED = '```json\n{{"answer_score": [[{s}]]}}\n```'
     [
         ('The final answer names the same cell as the reference.\n```json\n{"answer_score": [[1]]}\n```', True),
         ('```json\n{"answer_score": [[0]]}\n```\nThe sub-answers differ.', False),
-        ('<think>Maybe {"answer_score": [[1]]}? No: the order is wrong.</think>\nThe order differs.\n' + FENCED.format(s=0), False),
+        (
+            '<think>Maybe {"answer_score": [[1]]}? No: the order is wrong.</think>\nThe order differs.\n'
+            + FENCED.format(s=0),
+            False,
+        ),
         ('<think>reference says 7 {"answer_score": [[0]]}</think>{"answer_score": [[1]]}', True),
         ('the opening tag was dropped {"answer_score": [[0]]}</think>\nVerdict: {"answer_score": [[1]]}', True),
-        ('A score of {"answer_score": [[0]]} would mean wrong; here:\n' + FENCED.format(s=1), True),  # prose beside a fence
+        (
+            'A score of {"answer_score": [[0]]} would mean wrong; here:\n' + FENCED.format(s=1),
+            True,
+        ),  # prose beside a fence
         ('Draft: {"answer_score": [[0]]}\nOn reflection it matches.\n{"answer_score": [[1]]}', True),  # last line wins
         (FENCED.format(s=0) + "\nCorrection:\n" + FENCED.format(s=1), True),  # the last fenced block wins
         ('{"answer_score": [[1]]}\n{"answer_score": [[1]]}', True),
@@ -65,8 +72,17 @@ PROSE = st.text(st.characters(blacklist_categories=("Cs",)), max_size=60).filter
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(before=PROSE, after=PROSE, thought=PROSE, s=st.sampled_from([0, 1]), other=st.sampled_from([0, 1]), fenced=st.booleans())
-def test_mme_cc_verdict_survives_prose_and_reasoning(before: str, after: str, thought: str, s: int, other: int, fenced: bool) -> None:
+@given(
+    before=PROSE,
+    after=PROSE,
+    thought=PROSE,
+    s=st.sampled_from([0, 1]),
+    other=st.sampled_from([0, 1]),
+    fenced=st.booleans(),
+)
+def test_mme_cc_verdict_survives_prose_and_reasoning(
+    before: str, after: str, thought: str, s: int, other: int, fenced: bool
+) -> None:
     verdict = FENCED.format(s=s) if fenced else f'{{"answer_score": [[{s}]]}}'
     think = f'<think>{thought} {{"answer_score": [[{other}]]}}</think>'
     mention = f'A wrong answer would get {{"answer_score": [[{other}]]}}.\n' if fenced else ""
@@ -120,14 +136,21 @@ def test_minds_eye_judge_errors_say_why(reply: str, reason: str) -> None:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(before=PROSE, thought=PROSE, letter=st.sampled_from("ABCDX"), style=st.sampled_from(["Answer: {}", "Final answer: ({})", "{}"]))
+@given(
+    before=PROSE,
+    thought=PROSE,
+    letter=st.sampled_from("ABCDX"),
+    style=st.sampled_from(["Answer: {}", "Final answer: ({})", "{}"]),
+)
 def test_minds_eye_letter_survives_prose_and_reasoning(before: str, thought: str, letter: str, style: str) -> None:
     reply = f"<think>{thought} Answer: A</think>{before}\n{style.format(letter)}"
     assert parse_reply(reply, "ABCD") == (NONE if letter == "X" else letter)
 
 
 @settings(max_examples=300, deadline=None)
-@given(reply=st.text(max_size=200) | st.builds(lambda a, b: a + "Answer: " + b, st.text(max_size=40), st.text(max_size=10)))
+@given(
+    reply=st.text(max_size=200) | st.builds(lambda a, b: a + "Answer: " + b, st.text(max_size=40), st.text(max_size=10))
+)
 def test_parsers_raise_only_their_own_errors(reply: str) -> None:
     try:
         assert parse_reply(reply, "ABCD") in (*"ABCD", NONE)

@@ -98,13 +98,26 @@ def test_mme_cc_lmms_eval_with_a_chat_judge(tmp_path: Path, mme_cc_root: Path, s
     )
     model_args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,timeout=60"
     out = tmp_path / "o"
-    cmd = ["lmms-eval", "--model", "openai", "--model_args", model_args, "--tasks", "mme_cc", "--output_path", str(out), "--log_samples"]
+    cmd = [
+        "lmms-eval",
+        "--model",
+        "openai",
+        "--model_args",
+        model_args,
+        "--tasks",
+        "mme_cc",
+        "--output_path",
+        str(out),
+        "--log_samples",
+    ]
     run(cmd, env, tmp_path)
     res = lmms_results(out)["results"]
     overall, per_question, dims = paper_scores(samples, chat.correct())
     logged = [json.loads(line) for f in out.rglob("*_samples_mme_cc_*.jsonl") for line in f.read_text().splitlines()]
     rows = [r for sample in logged for r in sample["accuracy"]["repeats"]]
-    assert len(rows) == len(samples) and all("correct" in r and "tags" in r for r in rows)  # judged rows, not placeholders
+    assert len(rows) == len(samples) and all(
+        "correct" in r and "tags" in r for r in rows
+    )  # judged rows, not placeholders
     assert {r["item"] for r in rows if r["correct"]} == chat.correct()
     assert overall != pytest.approx(per_question)  # the fixture tells the two apart
     group = res["mme_cc"]
@@ -115,10 +128,14 @@ def test_mme_cc_lmms_eval_with_a_chat_judge(tmp_path: Path, mme_cc_root: Path, s
         assert res[f"mme_cc_dim_{code.lower()}"]["accuracy,none"] == pytest.approx(score), code
     assert group["judge_errors,none"] == len(chat.refused)  # every verdict the judge gave was read
     assert group["unparsed_rows,none"] == len(chat.empty) and group["items,none"] == len(samples)
-    assert group["judge_calls,none"] == len(chat.judge_bodies) == len(chat.judged) + len(chat.refused)  # a refusal is asked twice
+    assert (
+        group["judge_calls,none"] == len(chat.judge_bodies) == len(chat.judged) + len(chat.refused)
+    )  # a refusal is asked twice
     assert {b["model"] for b in chat.judge_bodies} == {JUDGE}
     assert all(token_budget(b) == DEFAULT_MAX_TOKENS for b in chat.judge_bodies)
-    assert not [b for b in chat.judge_bodies if "Model answer\n\n" in message_parts(b)[0][1]]  # the empty reply was never judged
+    assert not [
+        b for b in chat.judge_bodies if "Model answer\n\n" in message_parts(b)[0][1]
+    ]  # the empty reply was never judged
 
 
 def test_mme_cc_evalscope_with_a_chat_judge(tmp_path: Path, mme_cc_root: Path, stub: StubServer) -> None:
@@ -126,18 +143,24 @@ def test_mme_cc_evalscope_with_a_chat_judge(tmp_path: Path, mme_cc_root: Path, s
     chat = MmeCcChat(samples)
     stub.responder = chat
     work = tmp_path / "work"
-    proc = run(evalscope_openai(stub.url, ["mme_cc"], work, judge_model=JUDGE), harness_env(tmp_path, mme_cc_root), tmp_path)
+    proc = run(
+        evalscope_openai(stub.url, ["mme_cc"], work, judge_model=JUDGE), harness_env(tmp_path, mme_cc_root), tmp_path
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     report = evalscope_report(work, MODEL, "mme_cc")
     overall, per_question, dims = paper_scores(samples, chat.correct())
     primary = {"name": "accuracy", "aggregation": "macro_mean", "dimensions": {"scope": "dimensions"}}
     assert report["primary_metric_identity"] == primary
-    assert report_metric(report, **{k: primary[k] for k in ("name", "aggregation")}, dims=primary["dimensions"])["score"] == pytest.approx(
-        overall, abs=1e-4
+    assert report_metric(report, **{k: primary[k] for k in ("name", "aggregation")}, dims=primary["dimensions"])[
+        "score"
+    ] == pytest.approx(overall, abs=1e-4)
+    assert report_metric(report, "accuracy_per_question", "mean", {"scope": "questions"})["score"] == pytest.approx(
+        per_question, abs=1e-4
     )
-    assert report_metric(report, "accuracy_per_question", "mean", {"scope": "questions"})["score"] == pytest.approx(per_question, abs=1e-4)
     for code, score in dims.items():
-        assert report_metric(report, "accuracy", "macro_mean", {"dimension": DIMENSIONS[code]})["score"] == pytest.approx(score, abs=1e-4)
+        assert report_metric(report, "accuracy", "macro_mean", {"dimension": DIMENSIONS[code]})[
+            "score"
+        ] == pytest.approx(score, abs=1e-4)
     assert report_metric(report, "judge_errors", "sum", {"scope": "all"})["score"] == len(chat.refused)
     assert report_metric(report, "unparsed_rows", "sum", {"scope": "dimensions"})["score"] == len(chat.empty)
     assert report_metric(report, "judge_calls", "sum", {"scope": "all"})["score"] == len(chat.judge_bodies)
@@ -188,7 +211,11 @@ def test_minds_eye_llm_lmms_eval_with_a_chat_judge(tmp_path: Path, minds_eye_roo
                       OPENAI_API_URL=stub.url, COGVIS_JUDGE_RETRIES="1", COGVIS_JUDGE_RETRY_DELAY="0")  # fmt: skip
     args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,num_concurrent=4"
     out = tmp_path / "out"
-    run(["lmms-eval", "--model", "openai", "--model_args", args, "--tasks", "minds_eye_llm", "--output_path", str(out)], env, tmp_path)
+    run(
+        ["lmms-eval", "--model", "openai", "--model_args", args, "--tasks", "minds_eye_llm", "--output_path", str(out)],
+        env,
+        tmp_path,
+    )
     res = lmms_results(out)["results"]
     expected = chat.expected(samples)
     for task in TASKS:
@@ -200,21 +227,29 @@ def test_minds_eye_llm_lmms_eval_with_a_chat_judge(tmp_path: Path, minds_eye_roo
     assert all(token_budget(b) == DEFAULT_MAX_TOKENS for b in chat.judge_bodies)
 
 
-def test_minds_eye_evalscope_llm_judge_with_a_chat_judge(tmp_path: Path, minds_eye_root: Path, stub: StubServer) -> None:
+def test_minds_eye_evalscope_llm_judge_with_a_chat_judge(
+    tmp_path: Path, minds_eye_root: Path, stub: StubServer
+) -> None:
     samples = minds_eye.samples(local_path=minds_eye_root)
     chat = MindsEyeChat(samples)
     stub.responder = chat
     work = tmp_path / "work"
     local = json.dumps({"minds_eye": {"local_path": str(minds_eye_root / "minds_eye")}})
     env = {k: v for k, v in harness_env(tmp_path, minds_eye_root).items() if k != "COGVIS_DATA_DIR"}
-    proc = run(evalscope_openai(stub.url, ["minds_eye"], work, "--dataset-args", local, judge_model=JUDGE), env, tmp_path)
+    proc = run(
+        evalscope_openai(stub.url, ["minds_eye"], work, "--dataset-args", local, judge_model=JUDGE), env, tmp_path
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     report = evalscope_report(work, MODEL, "minds_eye")
     expected = chat.expected(samples)
     assert report_metric(report, "accuracy", "macro_mean", {"scope": "subtests"})["score"] == pytest.approx(
         statistics.fmean(expected.values()), abs=1e-4
     )
-    reviews = [json.loads(line) for f in sorted((work / "reviews" / MODEL).glob("*.jsonl")) for line in f.read_text().splitlines()]
+    reviews = [
+        json.loads(line)
+        for f in sorted((work / "reviews" / MODEL).glob("*.jsonl"))
+        for line in f.read_text().splitlines()
+    ]
     rows = [r["sample_score"]["score"]["metadata"]["row"] for r in reviews]
     assert sum("judge_error" in r["tags"] for r in rows) == len(chat.refused)
     assert sum(not r["parsed"] and "judge_error" not in r["tags"] for r in rows) == len(chat.empty)
@@ -234,7 +269,10 @@ def test_visualpuzzles_none_reply_is_not_the_option_none(tmp_path: Path, stub: S
             r["options"]["ABCD".index(r["answer"].upper())] = "None"
     folder = tmp_path / "data" / "visualpuzzles" / "data"
     folder.mkdir(parents=True)
-    pq.write_table(pa.Table.from_pylist([{**r, "image": {"bytes": r["image"], "path": None}} for r in recs]), folder / "test.parquet")
+    pq.write_table(
+        pa.Table.from_pylist([{**r, "image": {"bytes": r["image"], "path": None}} for r in recs]),
+        folder / "test.parquet",
+    )
     samples = visualpuzzles.samples(local_path=tmp_path / "data")
     oracle = OracleResponder(samples)
 
@@ -246,7 +284,11 @@ def test_visualpuzzles_none_reply_is_not_the_option_none(tmp_path: Path, stub: S
     env = harness_env(tmp_path, tmp_path / "data", LMMS_EVAL_PLUGINS="cogvis_tasks")
     args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0"
     out = tmp_path / "o"
-    run(["lmms-eval", "--model", "openai", "--model_args", args, "--tasks", "visualpuzzles", "--output_path", str(out)], env, tmp_path)
+    run(
+        ["lmms-eval", "--model", "openai", "--model_args", args, "--tasks", "visualpuzzles", "--output_path", str(out)],
+        env,
+        tmp_path,
+    )
     res = lmms_results(out)["results"]
     text_options = sum(1 for r in recs if r["options"])
     for condition in ("visualpuzzles_direct", "visualpuzzles_cot"):
@@ -255,7 +297,9 @@ def test_visualpuzzles_none_reply_is_not_the_option_none(tmp_path: Path, stub: S
 
 
 @pytest.mark.parametrize("harness", ["lmms-eval", "evalscope"])
-def test_a_judge_budget_too_small_gives_judge_errors_that_say_so(harness: str, tmp_path: Path, mme_cc_root: Path, stub: StubServer) -> None:
+def test_a_judge_budget_too_small_gives_judge_errors_that_say_so(
+    harness: str, tmp_path: Path, mme_cc_root: Path, stub: StubServer
+) -> None:
     """With 8 new tokens (the old cap) every chat verdict is cut: judge errors naming the budget, never scores."""
     samples = mme_cc.samples(local_path=mme_cc_root)
     chat = MmeCcChat(samples)
@@ -267,9 +311,22 @@ def test_a_judge_budget_too_small_gives_judge_errors_that_say_so(harness: str, t
         env = harness_env(tmp_path, mme_cc_root, LMMS_EVAL_PLUGINS="cogvis_tasks", **judge_env)
         args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0"
         out = tmp_path / "o"
-        cmd = ["lmms-eval", "--model", "openai", "--model_args", args, "--tasks", "mme_cc", "--output_path", str(out), "--log_samples"]
+        cmd = [
+            "lmms-eval",
+            "--model",
+            "openai",
+            "--model_args",
+            args,
+            "--tasks",
+            "mme_cc",
+            "--output_path",
+            str(out),
+            "--log_samples",
+        ]
         run(cmd, env, tmp_path)
-        logged = [json.loads(line) for f in out.rglob("*_samples_mme_cc_*.jsonl") for line in f.read_text().splitlines()]
+        logged = [
+            json.loads(line) for f in out.rglob("*_samples_mme_cc_*.jsonl") for line in f.read_text().splitlines()
+        ]
         rows = [r for sample in logged for r in sample["accuracy"]["repeats"]]
     else:
         cmd = evalscope_openai(stub.url, ["mme_cc"], tmp_path / "work", judge_model=JUDGE)
@@ -279,7 +336,11 @@ def test_a_judge_budget_too_small_gives_judge_errors_that_say_so(harness: str, t
         proc = run(cmd, harness_env(tmp_path, mme_cc_root), tmp_path)
         assert proc.returncode == 0, proc.stdout[-3000:]
         reviews = sorted((tmp_path / "work" / "reviews" / MODEL).glob("*.jsonl"))
-        rows = [json.loads(line)["sample_score"]["score"]["metadata"]["row"] for f in reviews for line in f.read_text().splitlines()]
+        rows = [
+            json.loads(line)["sample_score"]["score"]["metadata"]["row"]
+            for f in reviews
+            for line in f.read_text().splitlines()
+        ]
     judged = [r for r in rows if r["tags"].get("settled") == "judge"]
     assert len(judged) == len(chat.judged) and all("token budget" in r["tags"].get("judge_error", "") for r in judged)
     assert not any(r["correct"] for r in judged)

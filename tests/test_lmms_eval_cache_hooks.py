@@ -28,7 +28,9 @@ from cogvis_tasks.lmms_eval.compat import TASKS_DIR  # noqa: E402
 FAILED = "[LMMS_EVAL_REQUEST_FAILED after 1 retries] boom"
 
 
-def _record(image: bytes = b"\x89PNG-a", answer: str = "A", source: str = "/data/a/x.tsv", **meta: Any) -> dict[str, Any]:
+def _record(
+    image: bytes = b"\x89PNG-a", answer: str = "A", source: str = "/data/a/x.tsv", **meta: Any
+) -> dict[str, Any]:
     sample = Sample("CF1/0/0", "visfactor", "CF1", "CF1/0", (("text", "Same text for every item. "), ("image", 0)), (image,), answer,
                     {"source": source, "row": 3, **meta})  # fmt: skip
     return sample.to_record()
@@ -46,7 +48,9 @@ def test_digest_follows_the_item_not_its_location() -> None:
 def test_every_task_yaml_builds_docs_the_cache_layer_recognises() -> None:
     assert set(docs.FEATURES) == cache.DOC_KEYS
     templates = {p.name: p.read_text() for p in TASKS_DIR.glob("*/_*template_yaml")}
-    assert templates and all("process_docs: !function cogvis_tasks.lmms_eval.docs.process_docs" in t for t in templates.values())
+    assert templates and all(
+        "process_docs: !function cogvis_tasks.lmms_eval.docs.process_docs" in t for t in templates.values()
+    )
     tasks = 0
     for path in TASKS_DIR.glob("*/*.yaml"):
         text = path.read_text()

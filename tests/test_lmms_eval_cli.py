@@ -42,12 +42,24 @@ def _openai_args(stub: StubServer) -> list[str]:
     ]
 
 
-def test_plugin_opt_in_runs_our_visfactor_with_interleaved_requests(tmp_path: Path, data_root: Path, stub: StubServer) -> None:
+def test_plugin_opt_in_runs_our_visfactor_with_interleaved_requests(
+    tmp_path: Path, data_root: Path, stub: StubServer
+) -> None:
     samples = visfactor_samples(data_root)
     stub.responder = OracleResponder(samples)
     env = harness_env(tmp_path, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
     proc = run(
-        ["lmms-eval", *_openai_args(stub), "--tasks", "visfactor", "--output_path", str(tmp_path / "out"), "--log_samples"], env, tmp_path
+        [
+            "lmms-eval",
+            *_openai_args(stub),
+            "--tasks",
+            "visfactor",
+            "--output_path",
+            str(tmp_path / "out"),
+            "--log_samples",
+        ],
+        env,
+        tmp_path,
     )
     assert not stub.responder_errors, stub.responder_errors[:3]
     results = lmms_results(tmp_path / "out")["results"]
@@ -85,7 +97,16 @@ def test_include_path_without_plugin_variable(tmp_path: Path, data_root: Path, s
     ).stdout.strip()
     assert Path(tasks_dir, "visfactor", "visfactor.yaml").is_file()
     run(
-        ["lmms-eval", *_openai_args(stub), "--include_path", tasks_dir, "--tasks", "visfactor", "--output_path", str(tmp_path / "out")],
+        [
+            "lmms-eval",
+            *_openai_args(stub),
+            "--include_path",
+            tasks_dir,
+            "--tasks",
+            "visfactor",
+            "--output_path",
+            str(tmp_path / "out"),
+        ],
         env,
         tmp_path,
     )
@@ -95,7 +116,9 @@ def test_include_path_without_plugin_variable(tmp_path: Path, data_root: Path, s
     assert results["visfactor_i3"]["accuracy,none"] == 1.0
 
 
-def test_cot_variant_failures_and_unparseable_answers_are_counted(tmp_path: Path, data_root: Path, stub: StubServer) -> None:
+def test_cot_variant_failures_and_unparseable_answers_are_counted(
+    tmp_path: Path, data_root: Path, stub: StubServer
+) -> None:
     stub.responder = scripted_cot_responder(visfactor_samples(data_root, variant="cot"), "CS1", "MA1")
     env = harness_env(tmp_path, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
     run(
@@ -126,7 +149,17 @@ def test_cot_variant_failures_and_unparseable_answers_are_counted(tmp_path: Path
 def test_baseline_models_by_name(tmp_path: Path, data_root: Path, model: str) -> None:
     env = harness_env(tmp_path, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
     run(
-        ["lmms-eval", "--model", model, "--model_args", "seed=3", "--tasks", "visfactor", "--output_path", str(tmp_path / "out")],
+        [
+            "lmms-eval",
+            "--model",
+            model,
+            "--model_args",
+            "seed=3",
+            "--tasks",
+            "visfactor",
+            "--output_path",
+            str(tmp_path / "out"),
+        ],
         env,
         tmp_path,
     )
@@ -158,7 +191,16 @@ def test_task_index_is_stock_without_opt_in(monkeypatch: pytest.MonkeyPatch) -> 
 def test_sample_log_has_no_image_bytes(tmp_path: Path, data_root: Path) -> None:
     env = harness_env(tmp_path, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
     run(
-        ["lmms-eval", "--model", "cogvis_oracle", "--tasks", "visfactor_i3", "--output_path", str(tmp_path / "out"), "--log_samples"],
+        [
+            "lmms-eval",
+            "--model",
+            "cogvis_oracle",
+            "--tasks",
+            "visfactor_i3",
+            "--output_path",
+            str(tmp_path / "out"),
+            "--log_samples",
+        ],
         env,
         tmp_path,
     )

@@ -21,7 +21,9 @@ from cogvis_tasks.lmms_eval.metrics import task_metrics
 @pytest.fixture
 def i3_docs(data_root: Path, monkeypatch: pytest.MonkeyPatch) -> datasets.Dataset:
     monkeypatch.setenv("COGVIS_DATA_DIR", str(data_root))
-    manifest = datasets.Dataset.from_list([{"benchmark": "visfactor", "subtests": json.dumps(["I3"]), "variant": "direct"}])
+    manifest = datasets.Dataset.from_list(
+        [{"benchmark": "visfactor", "subtests": json.dumps(["I3"]), "variant": "direct"}]
+    )
     return docs.process_docs(manifest)
 
 
@@ -45,7 +47,9 @@ def test_chat_messages_interleave_and_simple_path_keeps_order(i3_docs: datasets.
     assert [im.tobytes() for im in images] == expected
     assert [im.tobytes() for im in docs.doc_to_visual(doc)] == expected
     text = docs.doc_to_text(doc, {"pre_prompt": "PRE ", "post_prompt": " POST"})
-    assert text.startswith("PRE Task:") and text.endswith(" POST") and "<IMAGE_" not in text and "<ADDITIONAL_" not in text
+    assert (
+        text.startswith("PRE Task:") and text.endswith(" POST") and "<IMAGE_" not in text and "<ADDITIONAL_" not in text
+    )
 
 
 def test_process_results_and_aggregations(i3_docs: datasets.Dataset) -> None:

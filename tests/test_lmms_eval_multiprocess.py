@@ -53,7 +53,10 @@ def _rows(out: Path) -> dict[tuple[str, int], tuple[str, str]]:
 def _numbers(out: Path) -> dict[str, dict[str, Any]]:
     """Every task's and group's metric values (stderr entries aside), as the results file holds them."""
     results = lmms_results(out)["results"]
-    return {name: {k: v for k, v in metrics.items() if "_stderr" not in k and k != "alias"} for name, metrics in results.items()}
+    return {
+        name: {k: v for k, v in metrics.items() if "_stderr" not in k and k != "alias"}
+        for name, metrics in results.items()
+    }
 
 
 def _same_as_single_process(tmp_path: Path, args: list[str], env: dict[str, str]) -> dict[str, dict[str, Any]]:
@@ -73,7 +76,9 @@ def _guesser_seed(data_root: Path) -> int:
     for seed in range(1, 200):
         rows = [visfactor.score(s.metadata, s.subtest, s.item, s.answer, baselines.guess(s, seed)) for s in samples]
         scores = [v.accuracy for v in subtest_scores(rows).values()]
-        if any(0.0 < a < 1.0 for a in scores) and any(v.rows > v.items for v in subtest_scores(rows).values() if 0.0 < v.accuracy):
+        if any(0.0 < a < 1.0 for a in scores) and any(
+            v.rows > v.items for v in subtest_scores(rows).values() if 0.0 < v.accuracy
+        ):
             return seed
     raise AssertionError("no seed gives the guesser a partly right multi-row subtest")
 
@@ -96,7 +101,9 @@ def test_openai_back_end_refuses_cpu_processes_and_exits_0(tmp_path: Path, data_
     stop before any request; the launch still exits 0 and only the missing results file tells (README: harness use).
     Once lmms-eval accepts gloo here this fails, and the comparison above applies to it as to the baselines."""
     env = harness_env(tmp_path, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
-    model_args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,timeout=20,num_concurrent=4"
+    model_args = (
+        f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,timeout=20,num_concurrent=4"
+    )
     args = ["--model", "openai", "--model_args", model_args, "--tasks", TASKS, "--output_path", str(tmp_path / "two")]
     proc = _launch(args, env, tmp_path)
     out = proc.stdout + proc.stderr

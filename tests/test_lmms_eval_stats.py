@@ -23,7 +23,9 @@ TASK = "visfactor_s1"  # 2 items of 8 rows each in the fixture: clusters matter
 
 def test_scored_results_adds_the_row_score_and_its_cluster(monkeypatch: pytest.MonkeyPatch) -> None:
     payload = {"repeats": [{"correct": True}, {"correct": False}]}  # two repeats of one row
-    monkeypatch.setattr(docs, "process_results", lambda doc, results: {"accuracy": payload, "items": payload, "row_score": payload})
+    monkeypatch.setattr(
+        docs, "process_results", lambda doc, results: {"accuracy": payload, "items": payload, "row_score": payload}
+    )
     out = docs.scored_results({"item": "S1/0"}, ["a", "b"])
     assert out["row_score"] == 0.5 and out["accuracy"]["score"] == 0.5 and out["accuracy"]["item"] == "S1/0"
     assert "score" not in out["items"]  # only the accuracy carries a score: no standard error on counts
@@ -63,7 +65,15 @@ def test_stderr_and_paired_baseline_through_the_cli(tmp_path: Path, data_root: P
     assert res["accuracy_stderr_clustered,none"] != pytest.approx(clt)  # rows of an item are not independent
     assert res["items_stderr_clt,none"] == "N/A"  # counts carry no score
 
-    oracle = ["--model", "cogvis_oracle", "--tasks", TASK, "--log_samples", "--baseline", str(_samples(tmp_path / "guess"))]
+    oracle = [
+        "--model",
+        "cogvis_oracle",
+        "--tasks",
+        TASK,
+        "--log_samples",
+        "--baseline",
+        str(_samples(tmp_path / "guess")),
+    ]
     run(["lmms-eval", *oracle, "--output_path", str(tmp_path / "oracle")], env, tmp_path)
     res = lmms_results(tmp_path / "oracle")["results"][TASK]
     assert res["paired_baseline_score"] == pytest.approx(100 * mean)

@@ -25,11 +25,16 @@ from PIL import Image
 from cogvis_tasks.minds_eye.generators import base, dsc, verify_dsc
 
 CUSTOM = [
-    dsc.Config(moving_shapes=2, motions=dsc.SIMPLE + dsc.COMPOUND, distinct_motions=False, wrong_times=(0.875, 1.25, 1.5)),
+    dsc.Config(
+        moving_shapes=2, motions=dsc.SIMPLE + dsc.COMPOUND, distinct_motions=False, wrong_times=(0.875, 1.25, 1.5)
+    ),
     dsc.Config(moving_shapes=1, motions=dsc.PERIODIC, wrong_times=(1.25,)),
 ]
 CONFIGS = {**dsc.PRESETS, "custom1": CUSTOM[0], "custom2": CUSTOM[1]}
-PER_PRESET, PER_CUSTOM = 300, 100  # 1,100 verified scenes (plan + verify ~12 ms each); the cue statistics reuse the presets'
+PER_PRESET, PER_CUSTOM = (
+    300,
+    100,
+)  # 1,100 verified scenes (plan + verify ~12 ms each); the cue statistics reuse the presets'
 RENDERED = 8  # full items (drawing, PNG, record) per config checked against their plan
 SEED = 2026
 
@@ -89,7 +94,11 @@ def test_config_validation_names_the_field(make, field: str) -> None:
 
 
 def test_presets_differ_structurally() -> None:
-    expected = {"easy": (2, set(dsc.SIMPLE)), "medium": (2, set(dsc.SIMPLE + dsc.PERIODIC)), "hard": (2, set(dsc.COMPOUND))}
+    expected = {
+        "easy": (2, set(dsc.SIMPLE)),
+        "medium": (2, set(dsc.SIMPLE + dsc.PERIODIC)),
+        "hard": (2, set(dsc.COMPOUND)),
+    }
     assert set(dsc.PRESETS) == set(base.DIFFICULTIES)
     for name, (moving, pool) in expected.items():
         seen = set()
@@ -140,7 +149,10 @@ def test_images_draw_the_recorded_poses() -> None:
                     corners = dsc.place(np.asarray(dsc.SHAPES[shape["name"]][0], dtype=float), pose)
                     colour = np.array(shape["rgb"])
                     for x, y in corners:
-                        cx, cy = int(round(left + (right - left) / 2 + unit * x)), int(round(top + (bottom - top) / 2 - unit * y))
+                        cx, cy = (
+                            int(round(left + (right - left) / 2 + unit * x)),
+                            int(round(top + (bottom - top) / 2 - unit * y)),
+                        )
                         patch = px[cy - 2 : cy + 3, cx - 2 : cx + 3].reshape(-1, 3)
                         hits += bool((np.abs(patch - colour).sum(axis=1) < 90).any())
                         total += 1
@@ -158,7 +170,9 @@ def test_options_are_distinct_and_only_the_answer_is_t1() -> None:
                 for j in range(i + 1, 4):
                     assert dsc.frame_gap(names, options[i], options[j]) >= dsc.MIN_GAP, (name, index, i, j)
             correct = options[_answer(option_types)]
-            assert dsc.frame_gap(names, correct, scene["frames"][-1]["poses"]) >= dsc.MIN_GAP  # the answer is not the last frame
+            assert (
+                dsc.frame_gap(names, correct, scene["frames"][-1]["poses"]) >= dsc.MIN_GAP
+            )  # the answer is not the last frame
             assert correct == [dsc.pose_at(s["start"], s["motion"], 1.0) for s in scene["shapes"]]
 
 
@@ -172,11 +186,15 @@ def _lure_follows_its_kind(shape: dict, other: dict, lure: dict, config: dsc.Con
         assert motion is not None and lure["t"] in config.wrong_times and pose == dsc.pose_at(start, motion, lure["t"])
     elif kind in ("wrong_sign", "wrong_rate"):
         rate = lure["rate"]
-        assert motion is not None and (-2 <= rate <= -0.5 if kind == "wrong_sign" else 0.25 <= rate <= 0.71 or 1.31 <= rate <= 2)
+        assert motion is not None and (
+            -2 <= rate <= -0.5 if kind == "wrong_sign" else 0.25 <= rate <= 0.71 or 1.31 <= rate <= 2
+        )
         assert pose == dsc._apply(last, dsc._step(last, dsc.pose_at(start, motion, 1.0)), rate)
     elif kind == "copied_motion":
         assert lure["motion"] == other["motion"] is not None and 0.7 <= lure["rate"] <= 1.42
-        step = dsc._step(dsc.pose_at(other["start"], other["motion"], 0.75), dsc.pose_at(other["start"], other["motion"], 1.0))
+        step = dsc._step(
+            dsc.pose_at(other["start"], other["motion"], 0.75), dsc.pose_at(other["start"], other["motion"], 1.0)
+        )
         assert pose == dsc._apply(last, step, lure["rate"])
     else:
         assert kind == "wrong_motion" and lure["motion"]["type"] in config.motions
@@ -245,7 +263,9 @@ def _least_change_hit(change: list[float], answer: int, still: float) -> float:
 def _panels(scene: dict, frames: list[list[dict]]) -> list[np.ndarray]:
     """Frames' panels as drawn (grey levels), without the rest of the canvas."""
     names, colours = [s["name"] for s in scene["shapes"]], [s["colour"] for s in scene["shapes"]]
-    return [np.asarray(dsc._panel(names, colours, poses, scene["panel_px"]).convert("L"), dtype=float) for poses in frames]
+    return [
+        np.asarray(dsc._panel(names, colours, poses, scene["panel_px"]).convert("L"), dtype=float) for poses in frames
+    ]
 
 
 @pytest.mark.parametrize("name", list(dsc.PRESETS))
@@ -256,7 +276,9 @@ def test_no_answer_cue_from_option_similarity_ink_change_or_the_start_frame(name
     and the answer rarely is the t = 0 frame again with no other option looking like it."""
     plans = _plans(name)
     n = len(plans)
-    hits = dict.fromkeys(("centroid (pose)", "centroid (pixels)", "middle by ink", "closest to t0", "farthest from t0"), 0.0)
+    hits = dict.fromkeys(
+        ("centroid (pose)", "centroid (pixels)", "middle by ink", "closest to t0", "farthest from t0"), 0.0
+    )
     hits |= dict.fromkeys(("closest to t0 (pixels)", "farthest from t0 (pixels)"), 0.0)
     hits |= dict.fromkeys(("least change (pose sum)", "least change (pose max)", "least change (pixels)"), 0.0)
     ranks = [0, 0, 0, 0]
@@ -265,30 +287,45 @@ def test_no_answer_cue_from_option_similarity_ink_change_or_the_start_frame(name
         names = [s["name"] for s in scene["shapes"]]
         options = [o["poses"] for o in scene["options"]]
         last, first = scene["frames"][-1]["poses"], scene["frames"][0]["poses"]
-        hits["centroid (pose)"] += _centroid_hit(np.array([[dsc.frame_gap(names, a, b) for b in options] for a in options]), answer)
+        hits["centroid (pose)"] += _centroid_hit(
+            np.array([[dsc.frame_gap(names, a, b) for b in options] for a in options]), answer
+        )
         *panels, last_panel, first_panel = _panels(scene, [*options, last, first])
         to_start_px = np.array([np.abs(p - first_panel).sum() for p in panels])
         hits["closest to t0 (pixels)"] += _least_hit(to_start_px, answer)
         hits["farthest from t0 (pixels)"] += _least_hit(-to_start_px, answer)
-        hits["centroid (pixels)"] += _centroid_hit(np.array([[np.abs(a - b).sum() for b in panels] for a in panels]), answer)
+        hits["centroid (pixels)"] += _centroid_hit(
+            np.array([[np.abs(a - b).sum() for b in panels] for a in panels]), answer
+        )
         ink = [float((p < 200).sum()) for p in panels]
         hits["middle by ink"] += sorted(ink).index(ink[answer]) in (1, 2)
         for k, shape in enumerate(scene["shapes"]):  # no option shows a moving shape at a pose of the top row
             if shape["motion"] is not None:
                 shown = [f["poses"][k] for f in scene["frames"]]
-                assert all(dsc.frame_gap([names[k]], [o[k]], [p]) >= dsc.REPEAT_GAP for o in options for p in shown), (name, k)
+                assert all(dsc.frame_gap([names[k]], [o[k]], [p]) >= dsc.REPEAT_GAP for o in options for p in shown), (
+                    name,
+                    k,
+                )
         to_start = np.array([dsc.frame_gap(names, o, first) for o in options])
         hits["closest to t0"] += _least_hit(to_start, answer)
         hits["farthest from t0"] += _least_hit(-to_start, answer)
         per_shape = [[dsc.frame_gap([s], [p], [q]) for s, p, q in zip(names, o, last, strict=True)] for o in options]
         hits["least change (pose sum)"] += _least_change_hit([sum(g) for g in per_shape], answer, verify_dsc.TOLERANCE)
         hits["least change (pose max)"] += _least_change_hit([max(g) for g in per_shape], answer, verify_dsc.TOLERANCE)
-        hits["least change (pixels)"] += _least_change_hit([float(np.abs(p - last_panel).sum()) for p in panels], answer, 255 * 20)
+        hits["least change (pixels)"] += _least_change_hit(
+            [float(np.abs(p - last_panel).sum()) for p in panels], answer, 255 * 20
+        )
         change = [sum(g) for g in per_shape]
-        ranks[sum(c < change[answer] for c in change)] += 1  # any fixed rank of change would be a cue, not only the least
+        ranks[sum(c < change[answer] for c in change)] += (
+            1  # any fixed rank of change would be a cue, not only the least
+        )
     rates = {k: v / n for k, v in hits.items()}
     with capsys.disabled():
-        print(f"\nDSC {name} cues over {n} items: " + ", ".join(f"{k} {v:.1%}" for k, v in rates.items()) + f", change ranks {ranks}")
+        print(
+            f"\nDSC {name} cues over {n} items: "
+            + ", ".join(f"{k} {v:.1%}" for k, v in rates.items())
+            + f", change ranks {ranks}"
+        )
     quarter = 0.25 + 3 * math.sqrt(0.25 * 0.75 / n)
     for cue in rates:
         assert rates[cue] <= (0.5 + 3 * math.sqrt(0.25 / n) if cue == "middle by ink" else quarter), (cue, rates)

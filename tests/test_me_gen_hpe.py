@@ -32,7 +32,10 @@ CUSTOM = [
         odd_kind="random_strokes",
     ),
 ]
-PER_PRESET, PER_CUSTOM = 70, 30  # 270 verified items (PNG encoding dominates); benchmarks/verify_generators.py runs more
+PER_PRESET, PER_CUSTOM = (
+    70,
+    30,
+)  # 270 verified items (PNG encoding dominates); benchmarks/verify_generators.py runs more
 
 
 def _gray(item: base.GeneratedItem) -> np.ndarray:
@@ -55,7 +58,9 @@ def test_verifier_agrees_on_every_item(config: hpe.Config, count: int) -> None:
         types = item.record["option_types"]
         assert types.count(base.CORRECT) == 1 and all(t in hpe.DISTRACTOR_TYPES for t in types if t != base.CORRECT)
         figures = item.scene["figures"]
-        assert [f["family"] for i, f in enumerate(figures) if i != item.answer_index] == [t for t in types if t != base.CORRECT]
+        assert [f["family"] for i, f in enumerate(figures) if i != item.answer_index] == [
+            t for t in types if t != base.CORRECT
+        ]
         assert item.record["answer"] == "abcd"[item.answer_index]
 
 
@@ -69,7 +74,9 @@ def test_verifier_agrees_on_every_item(config: hpe.Config, count: int) -> None:
         (lambda: hpe.Config(families=("binary_tree", "dragon_curve")), "families"),
         (lambda: hpe.Config(families=hpe.SIMPLE_FAMILIES[:3], odd_kind="broken"), "families"),
         (
-            lambda: hpe.Config(min_depth=5, max_depth=5, families=("sierpinski_carpet", "koch_curve", "binary_tree", "nested_circles")),
+            lambda: hpe.Config(
+                min_depth=5, max_depth=5, families=("sierpinski_carpet", "koch_curve", "binary_tree", "nested_circles")
+            ),
             "families",
         ),
         (lambda: hpe.Config(odd_kind="noise"), "odd_kind"),
@@ -99,7 +106,10 @@ def test_presets_differ_structurally() -> None:
                 assert fig["odd"] is None and low <= fig["depth"] <= high and len(fig["levels"]) == fig["depth"] + 1
                 assert fig["family"] in config.families
                 if config.asymmetric and fig["family"] == "binary_tree":
-                    assert (fig["params"]["angle_l"], fig["params"]["ratio_l"]) != (fig["params"]["angle_r"], fig["params"]["ratio_r"])
+                    assert (fig["params"]["angle_l"], fig["params"]["ratio_l"]) != (
+                        fig["params"]["angle_r"],
+                        fig["params"]["ratio_r"],
+                    )
             odd = item.scene["figures"][item.answer_index]
             if name == "easy":
                 assert odd["family"] in config.families and odd["odd"]["kind"] == "irregular"
@@ -134,10 +144,17 @@ def test_images_draw_the_recorded_elements() -> None:
                         path = np.vstack([e, e[:1]]) if fig["element_kind"] == "polygon" else e
                         for a, b in zip(path[:-1], path[1:], strict=True):
                             samples += [a + (b - a) * f for f in (0.25, 0.5, 0.75)]
-                dark = [px[int(round(y)) - 1 : int(round(y)) + 2, int(round(x)) - 1 : int(round(x)) + 2].min() < 128 for x, y in samples]
+                dark = [
+                    px[int(round(y)) - 1 : int(round(y)) + 2, int(round(x)) - 1 : int(round(x)) + 2].min() < 128
+                    for x, y in samples
+                ]
                 assert np.mean(dark) > 0.97, (index, fig["family"], np.mean(dark))
                 pts = np.concatenate(elements)
-                pad = 6 + (max(np.linalg.norm(e[0] - e.mean(axis=0)) for e in elements) if fig["element_kind"] == "circle" else 0)
+                pad = 6 + (
+                    max(np.linalg.norm(e[0] - e.mean(axis=0)) for e in elements)
+                    if fig["element_kind"] == "circle"
+                    else 0
+                )
                 x0, y0 = pts.min(axis=0) - pad
                 x1, y1 = pts.max(axis=0) + pad
                 panel = px[top:bottom, left:right].copy()
@@ -190,7 +207,9 @@ def test_least_symmetric_picker_is_at_chance(name: str) -> None:
     for index in range(SYMMETRY_ITEMS):
         item = hpe.generate(31, index, hpe.PRESETS[name])
         px = _gray(item)
-        scores = [_mirror_symmetry(px[t : b - base.LABEL_H, lft:r] < 128) for lft, t, r, b in item.scene["option_boxes"]]
+        scores = [
+            _mirror_symmetry(px[t : b - base.LABEL_H, lft:r] < 128) for lft, t, r, b in item.scene["option_boxes"]
+        ]
         hits += int(np.argmin(scores)) == item.answer_index
     assert hits / SYMMETRY_ITEMS <= 0.25 + 3 * math.sqrt(0.25 * 0.75 / SYMMETRY_ITEMS), (name, hits)
 
@@ -222,7 +241,9 @@ def _shape_points(levels: list[np.ndarray], family: str) -> np.ndarray:
     """All element points; a circle's four stored points have a phase, so it is given by centre and radius."""
     if family in hpe.CIRCLES:
         centres = [level.mean(axis=1, keepdims=True) for level in levels]
-        levels = [c + np.abs(level[:, :1] - c) * np.array([1, 1j, -1, -1j]) for c, level in zip(centres, levels, strict=True)]
+        levels = [
+            c + np.abs(level[:, :1] - c) * np.array([1, 1j, -1, -1j]) for c, level in zip(centres, levels, strict=True)
+        ]
     return np.concatenate([level.ravel() for level in levels])
 
 
@@ -326,4 +347,6 @@ def test_every_family_builds_an_exact_rule() -> None:
                 params = hpe.sample_params(rng, family, asymmetric)
                 fig = hpe._figure(family, depth, params, hpe.build_levels(family, params, depth), box)
                 assert verify_hpe.is_recursive(hpe._scene_figure({**fig, "odd": None})), (family, depth)
-                assert [len(level) for level in fig["pixel_levels"]] == [len(hpe.rule_maps(family, params)) ** k for k in range(depth + 1)]
+                assert [len(level) for level in fig["pixel_levels"]] == [
+                    len(hpe.rule_maps(family, params)) ** k for k in range(depth + 1)
+                ]

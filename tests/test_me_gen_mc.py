@@ -26,7 +26,11 @@ from cogvis_tasks.minds_eye.generators import base, mc, verify_mc
 
 CUSTOM = [
     mc.Config(net_solids=mc.NETTABLE, distractor_solids=mc.NETTABLE, similar=1, colour_lure=True),  # every net, lures
-    mc.Config(net_solids=("cube", "cuboid"), distractor_solids=("cube", "cuboid", "triangular_prism", "cone", "cylinder"), similar=1),
+    mc.Config(
+        net_solids=("cube", "cuboid"),
+        distractor_solids=("cube", "cuboid", "triangular_prism", "cone", "cylinder"),
+        similar=1,
+    ),
     mc.Config(net_solids=("icosahedron", "octahedron"), similar=3),  # all distractors face-similar
 ]
 # (items per preset, items per custom config): 3 * 280 + 3 * 60 = 1,020 verified items
@@ -97,7 +101,13 @@ def _option_features(call: tuple) -> dict[str, float]:
     ys, xs = np.nonzero(gray < 250)
     width, height = xs.max() - xs.min() + 1, ys.max() - ys.min() + 1
     edge = (gray < 120) & (saturation < 96)  # dark and grey: edge lines, not shaded faces
-    return {"width": width, "height": height, "box": width * height, "ink": int((gray < 250).sum()), "edge": int(edge.sum())}
+    return {
+        "width": width,
+        "height": height,
+        "box": width * height,
+        "ink": int((gray < 250).sum()),
+        "edge": int(edge.sum()),
+    }
 
 
 CUE_PICKERS = {
@@ -123,7 +133,10 @@ def test_no_extent_ink_or_edge_cue_finds_the_answer(name: str) -> None:
     bound = chance + 3 * math.sqrt(chance * (1 - chance) / n)
     rates = {}
     for picker, (key, pick) in CUE_PICKERS.items():
-        hits = sum(int(pick([f[key] for f in options])) == item.answer_index for (item, _), options in zip(items, features, strict=True))
+        hits = sum(
+            int(pick([f[key] for f in options])) == item.answer_index
+            for (item, _), options in zip(items, features, strict=True)
+        )
         rates[picker] = hits / n
     assert n >= 200 and max(rates.values()) <= bound, (name, {k: round(v, 3) for k, v in rates.items()})
 
@@ -236,7 +249,8 @@ def test_verifier_rejects_corrupted_scenes() -> None:
 
 def _unit_squares(cells: list[tuple[int, int]], size: float = 50.0) -> list[list[list[float]]]:
     return [
-        [[x * size, y * size], [(x + 1) * size, y * size], [(x + 1) * size, (y + 1) * size], [x * size, (y + 1) * size]] for x, y in cells
+        [[x * size, y * size], [(x + 1) * size, y * size], [(x + 1) * size, (y + 1) * size], [x * size, (y + 1) * size]]
+        for x, y in cells
     ]
 
 
@@ -253,7 +267,10 @@ HAND_OPTIONS = [
         "faces": [[3, 2, 1, 0], [0, 1, 4], [1, 2, 4], [2, 3, 4], [3, 0, 4]],
     },
     _box(2, 2, 2),  # cube
-    {"vertices": [[1, 1, 1], [1, -1, -1], [-1, 1, -1], [-1, -1, 1]], "faces": [[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]]},
+    {
+        "vertices": [[1, 1, 1], [1, -1, -1], [-1, 1, -1], [-1, -1, 1]],
+        "faces": [[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]],
+    },
 ]
 
 
@@ -272,7 +289,9 @@ def test_hand_made_nets() -> None:
         assert [s.invariants for s in surfaces if s.valid] == [(8, 12, 6, 2, (4,) * 6, (3,) * 8)]
     block = _unit_squares([(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)])  # folds form a cycle: not a net
     line = _unit_squares([(k, 0) for k in range(6)])  # a strip of six squares folds into no solid
-    plus_five = _unit_squares([(1, 0), (0, 1), (1, 1), (2, 1), (1, 2)])  # an open box: five squares close up into no solid
+    plus_five = _unit_squares(
+        [(1, 0), (0, 1), (1, 1), (2, 1), (1, 2)]
+    )  # an open box: five squares close up into no solid
     for faces in (block, line, plus_five):
         assert verify_mc.matching_options(_hand_scene(faces)) == []
     # the square pyramid: a square with four triangles of slant height 0.86 (apex height 0.7 over a unit square)
@@ -296,7 +315,9 @@ def test_presets_differ_structurally_and_extra_fields_are_right(no_drawing) -> N
             item = mc.generate(3, index, cfg)
             rec, scene = item.record, item.scene
             types, colours = rec["option_types"], rec["option_colors"]
-            assert {k: v for k, v in scene["params"].items() if k != "net_faces"} == json.loads(json.dumps(dataclasses.asdict(cfg)))
+            assert {k: v for k, v in scene["params"].items() if k != "net_faces"} == json.loads(
+                json.dumps(dataclasses.asdict(cfg))
+            )
             assert rec["difficulty"] == name and rec["question"] == base.QUESTIONS["MC"]
             correct = rec["correct_shape"]
             nets.add(correct)
@@ -315,7 +336,13 @@ def test_presets_differ_structurally_and_extra_fields_are_right(no_drawing) -> N
             assert sum(n in near for n in rec["other_shapes"]) >= cfg.similar
             for t, n, c in zip(types, names, colours, strict=True):
                 if t != base.CORRECT:
-                    want = "net_colour" if cfg.colour_lure and c == rec["net_color"] else "similar_faces" if n in near else "other"
+                    want = (
+                        "net_colour"
+                        if cfg.colour_lure and c == rec["net_color"]
+                        else "similar_faces"
+                        if n in near
+                        else "other"
+                    )
                     assert t == want, (t, n, near)
             # colours: uniform, or exactly one option (any, the answer included) in the net's colour
             assert rec["net_color"] in mc.PALETTE and scene["net"]["color"] == rec["net_color"]
@@ -372,7 +399,14 @@ def test_solids_are_closed_convex_polyhedra() -> None:
             },
             "distractor_solids",
         ),
-        ({"net_solids": ("cube",), "distractor_solids": ("cube", "cuboid", "triangular_prism", "cone"), "similar": 3}, "distractor_solids"),
+        (
+            {
+                "net_solids": ("cube",),
+                "distractor_solids": ("cube", "cuboid", "triangular_prism", "cone"),
+                "similar": 3,
+            },
+            "distractor_solids",
+        ),
         ({"similar": 1.0}, "similar"),
     ],
 )
@@ -416,7 +450,12 @@ def test_drawing_matches_the_scene() -> None:
             left, top, right, bottom = base.content_box(tuple(scene["net_box"]))
             for face in scene["net"]["faces"]:  # every net face drawn in the net's colour, inside its panel
                 p = np.asarray(face)
-                assert left <= p[:, 0].min() and p[:, 0].max() <= right and top <= p[:, 1].min() and p[:, 1].max() <= bottom
+                assert (
+                    left <= p[:, 0].min()
+                    and p[:, 0].max() <= right
+                    and top <= p[:, 1].min()
+                    and p[:, 1].max() <= bottom
+                )
                 x, y = p.mean(axis=0).round().astype(int)
                 assert tuple(img[y, x]) == net_rgb, (name, index)
             inside = np.zeros(img.shape[:2], dtype=bool)
@@ -426,7 +465,9 @@ def test_drawing_matches_the_scene() -> None:
                 inside[y0:y1, x0:x1] = True
                 crop = img[y0:y1, x0:x1].reshape(-1, 3)
                 coloured = crop[(crop.max(axis=1) - crop.min(axis=1) > 40) & (crop.sum(axis=1) > 150)]
-                assert (crop.mean(axis=1) < 250).sum() > 0.1 * len(crop) and len(coloured) > 0.03 * len(crop)  # a solid, not empty
+                assert (crop.mean(axis=1) < 250).sum() > 0.1 * len(crop) and len(coloured) > 0.03 * len(
+                    crop
+                )  # a solid, not empty
                 votes = _nearest_colour(coloured.astype(float))
                 assert max(set(votes), key=votes.count) == option["color"], (name, index)
                 lb = base.label_box(tuple(box))

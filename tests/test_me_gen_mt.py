@@ -55,7 +55,9 @@ def _reflected(figure: dict) -> dict:
 @pytest.mark.usefixtures("no_png")
 def test_verifier_agrees_on_every_item() -> None:
     """>= 1,000 items over the presets and custom configs: exactly one option is a rotation, and it is the answer."""
-    configs = [(name, cfg, N_PRESET) for name, cfg in mt.PRESETS.items()] + [("custom", cfg, N_CUSTOM) for cfg in CUSTOM]
+    configs = [(name, cfg, N_PRESET) for name, cfg in mt.PRESETS.items()] + [
+        ("custom", cfg, N_CUSTOM) for cfg in CUSTOM
+    ]
     checked, mismatches = 0, []
     for name, cfg, n in configs:
         for item in _items(cfg, n):
@@ -94,7 +96,9 @@ def test_distractors_are_what_they_claim() -> None:
                     assert len(option["centres"]) == len(original["centres"])
                 elif kind == "rotate2":
                     assert _shape(option) == shape and sorted(option["colours"]) == sorted(original["colours"])
-                    assert verify_mt.canonical(verify_mt.voxels(option)) != verify_mt.canonical(verify_mt.voxels(original))
+                    assert verify_mt.canonical(verify_mt.voxels(option)) != verify_mt.canonical(
+                        verify_mt.voxels(original)
+                    )
                 else:
                     assert kind == CORRECT and _shape(option) == shape
             assert len(set(item.record["option_types"])) == 4  # three different distractor types per item
@@ -133,7 +137,9 @@ def test_rotation_groups_agree() -> None:
 
 def _panel(img: np.ndarray, box: list[int]) -> np.ndarray:
     left, top, right, bottom = base.content_box(tuple(box))
-    return np.asarray(Image.fromarray(img[top:bottom, left:right].astype(np.uint8)).resize((32, 32), Image.BILINEAR), dtype=float)
+    return np.asarray(
+        Image.fromarray(img[top:bottom, left:right].astype(np.uint8)).resize((32, 32), Image.BILINEAR), dtype=float
+    )
 
 
 def test_likeness_to_the_original_does_not_find_the_answer() -> None:
@@ -170,7 +176,9 @@ def test_one_cube_lure_is_as_spread_out_as_the_original() -> None:
         cells = mt.random_shape(rng, rng.choice(sorted(mt.FAMILIES)), False)
         moved = cells and mt.moved_cube(rng, cells)
         if moved:
-            changes.append(np.trace(mt.second_moments(v for v, _ in moved)) - np.trace(mt.second_moments(v for v, _ in cells)))
+            changes.append(
+                np.trace(mt.second_moments(v for v, _ in moved)) - np.trace(mt.second_moments(v for v, _ in cells))
+            )
     assert abs(float(np.mean(changes))) < 0.25, np.mean(changes)
     assert float(np.mean(np.abs(changes))) < 0.5, np.mean(np.abs(changes))
 
@@ -189,13 +197,19 @@ def test_presets_follow_the_paper() -> None:
         for item in _items(cfg, 18, seed=8):
             rec, params = item.record, item.scene["params"]
             assert rec["difficulty"] == name and rec["shape"] in mt.FAMILIES
-            assert (params["axes"], params["angle_step"], params["coloured"]) == (cfg.axes, cfg.angle_step, cfg.coloured)
+            assert (params["axes"], params["angle_step"], params["coloured"]) == (
+                cfg.axes,
+                cfg.angle_step,
+                cfg.coloured,
+            )
             angles = [float(a) for a in rec["correct_angles"]]
             assert [f"{a:.1f}" for a in angles] == rec["correct_angles"] and angles == params["angles"]
             assert sum(a != 0 for a in angles) == cfg.axes == len(params["rotation_axes"])
             assert all(a % cfg.angle_step == 0 and 0 <= a < 360 for a in angles)
             order = rec["candidate_order"]
-            assert order == ["rotate" if t == CORRECT else t for t in rec["option_types"]] and order.count("rotate") == 1
+            assert (
+                order == ["rotate" if t == CORRECT else t for t in rec["option_types"]] and order.count("rotate") == 1
+            )
             assert set(order) - {"rotate"} <= set(cfg.distractors) and len(set(order)) == 4
             assert rec["filename"] == item.key
             colours = {c for f in [item.scene["original"], *item.scene["options"]] for c in f["colours"]}
@@ -286,7 +300,9 @@ def test_images_draw_the_scene() -> None:
         for item in _items(cfg, 4, seed=9):
             img = np.asarray(Image.open(io.BytesIO(item.image)).convert("RGB")).astype(int)
             scene = item.scene
-            panels = [(scene["original_box"], scene["original"])] + list(zip(scene["option_boxes"], scene["options"], strict=True))
+            panels = [(scene["original_box"], scene["original"])] + list(
+                zip(scene["option_boxes"], scene["options"], strict=True)
+            )
             for box, figure in panels:
                 left, top, right, bottom = base.content_box(tuple(box))
                 drawn = img[top:bottom, left:right]

@@ -107,7 +107,10 @@ def test_presets_follow_the_paper(fast_png: None) -> None:
             assert item.record["correct_option"] == "ABCD"[item.answer_index]
             seen[name]["shapes"].add(params["shape"])
             seen[name]["folds"].add(len(folds))
-    assert seen["easy"]["shapes"] == {"square"} and seen["medium"]["shapes"] == seen["hard"]["shapes"] == {"square", "hexagon"}
+    assert seen["easy"]["shapes"] == {"square"} and seen["medium"]["shapes"] == seen["hard"]["shapes"] == {
+        "square",
+        "hexagon",
+    }
     assert seen["hard"]["folds"] == {3, 4}
 
 
@@ -162,7 +165,10 @@ def test_no_panel_count_position_or_symmetry_cue_finds_the_answer(fast_png: None
             parts = [sorted(_first_move(p, scene["folds"]) for p in o) for o in options]
             assert parts[answer].count(len(scene["folds"])) == len(scene["punched"]), (name, index)
             centre = np.mean(scene["sheet"], axis=0)
-            axes = [[tuple(centre), (centre[0] + math.cos(a), centre[1] + math.sin(a))] for a in np.radians(np.arange(0, 180, 15))]
+            axes = [
+                [tuple(centre), (centre[0] + math.cos(a), centre[1] + math.sin(a))]
+                for a in np.radians(np.arange(0, 180, 15))
+            ]
             sets = [frozenset(o) for o in options]
             cues = {
                 "fewest holes on the final packet": [-part.count(len(scene["folds"])) for part in parts],
@@ -204,7 +210,8 @@ def test_holes_are_clear_of_rim_and_of_each_other(fast_png: None) -> None:
                 assert not gaps or min(gaps) >= 0.99
                 for p in pts:
                     rim = min(
-                        pf.segment_distance(tuple(p), tuple(a), tuple(b)) for a, b in zip(sheet, np.roll(sheet, -1, axis=0), strict=True)
+                        pf.segment_distance(tuple(p), tuple(a), tuple(b))
+                        for a, b in zip(sheet, np.roll(sheet, -1, axis=0), strict=True)
                     )
                     assert rim >= pf.HOLE_MARGIN - 1e-9
 

@@ -21,7 +21,9 @@ from cogvis_tasks.minds_eye.generators import base, ss, verify_ss
 
 CUSTOM = [
     ss.Config(kinds=("rotation3", "rotation5"), axis="any", min_shift=0.08, max_shift=0.1, moved_vertices=1),
-    ss.Config(kinds=("reflection", "rotation4", "rotation6"), axis="vertical", min_shift=0.2, max_shift=0.4, moved_vertices=2),
+    ss.Config(
+        kinds=("reflection", "rotation4", "rotation6"), axis="vertical", min_shift=0.2, max_shift=0.4, moved_vertices=2
+    ),
 ]
 PER_PRESET, PER_CUSTOM = 220, 70  # 3 * 220 + 2 * 70 = 800 verified items (1,000 would take the file past 40 s)
 
@@ -41,7 +43,9 @@ class Checked:
 @pytest.fixture(scope="module")
 def checked() -> list[Checked]:
     """Every preset and custom item once, with the verifier's measurements (shared by the tests below)."""
-    configs = [(name, cfg, PER_PRESET) for name, cfg in ss.PRESETS.items()] + [("custom", cfg, PER_CUSTOM) for cfg in CUSTOM]
+    configs = [(name, cfg, PER_PRESET) for name, cfg in ss.PRESETS.items()] + [
+        ("custom", cfg, PER_CUSTOM) for cfg in CUSTOM
+    ]
     out = []
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(base, "png", lambda img: b"")
@@ -98,7 +102,9 @@ def test_symmetry_measure_on_known_shapes() -> None:
 def test_presets_follow_the_design(checked: list[Checked]) -> None:
     assert ss.PRESETS["easy"].kinds == ("reflection",) and ss.PRESETS["easy"].axis == "vertical"
     assert set(ss.PRESETS["medium"].kinds) == {"reflection", "rotation2"} and ss.PRESETS["medium"].axis == "any"
-    assert set(ss.PRESETS["hard"].kinds) == set(ss.KINDS) and ss.PRESETS["hard"].max_shift < ss.PRESETS["medium"].min_shift
+    assert (
+        set(ss.PRESETS["hard"].kinds) == set(ss.KINDS) and ss.PRESETS["hard"].max_shift < ss.PRESETS["medium"].min_shift
+    )
     mean_error = {}
     for name, cfg in ss.PRESETS.items():
         kinds_seen, errors = set(), []
@@ -110,7 +116,9 @@ def test_presets_follow_the_design(checked: list[Checked]) -> None:
             assert tuple(c.item.scene["params"]["kinds"]) == cfg.kinds
             kinds_seen |= set(types) - {base.CORRECT}
             errors.append(c.errors[c.item.answer_index])
-            if cfg.axis == "vertical":  # upright: each reflection drawing is its own mirror image about a near-vertical axis
+            if (
+                cfg.axis == "vertical"
+            ):  # upright: each reflection drawing is its own mirror image about a near-vertical axis
                 for option, kind in zip(c.item.scene["options"], types, strict=True):
                     tilt = (option["turn"] + 90) % 180 - 90
                     assert abs(tilt) <= math.degrees(ss.UPRIGHT_TILT) + 1e-6
@@ -171,9 +179,7 @@ def test_ink_position_does_not_single_out_the_odd_figure(checked: list[Checked])
 def test_upright_figures_tilt_so_grey_levels_do_not_single_out_the_odd_figure(checked: list[Checked]) -> None:
     """Issue 14 (audit: ``colour_dist_others`` min found 39% of easy answers): with exactly vertical axes mirrored strokes
     are anti-aliased alike. Upright figures now tilt by up to UPRIGHT_TILT, and a good share tilt by a lot."""
-    tilts = [
-        abs((o["turn"] + 90) % 180 - 90) for c in checked if c.preset == "easy" for o in c.item.scene["options"]
-    ]
+    tilts = [abs((o["turn"] + 90) % 180 - 90) for c in checked if c.preset == "easy" for o in c.item.scene["options"]]
     assert max(tilts) <= math.degrees(ss.UPRIGHT_TILT) + 1e-6
     assert np.mean(np.array(tilts) > 10) > 0.35
 

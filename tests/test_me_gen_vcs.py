@@ -76,7 +76,11 @@ def test_verifier_measures_known_figures() -> None:
     uneven = copy.deepcopy(row)
     uneven["elements"][1]["outer"] = _square(165, 100, 10)
     assert verify_vcs.aligned(uneven) and not verify_vcs.evenly_spaced(uneven)
-    lopsided = {"elements": [{"outer": _square(x, y, r), "holes": []} for x, y, r in ((100, 100, 10), (160, 100, 10), (100, 170, 15))]}
+    lopsided = {
+        "elements": [
+            {"outer": _square(x, y, r), "holes": []} for x, y, r in ((100, 100, 10), (160, 100, 10), (100, 170, 15))
+        ]
+    }
     assert not verify_vcs.symmetric(lopsided)
     lopsided["elements"][2]["outer"] = _square(130, 170, 15)  # now on the pair's bisector
     assert verify_vcs.symmetric(lopsided)
@@ -90,9 +94,14 @@ def test_verifier_measures_known_figures() -> None:
     inner = {"outer": _square(200, 200, 20), "holes": [], "colour": [0, 0, 0]}
     assert verify_vcs.bordered({"elements": [frame, inner]}) and verify_vcs.enclosed({"elements": [frame, inner]})
     poking = {"outer": _square(290, 200, 20), "holes": [], "colour": [0, 0, 0]}
-    assert not verify_vcs.enclosed({"elements": [frame, poking]}) and not verify_vcs.bordered({"elements": [frame, poking]})
+    assert not verify_vcs.enclosed({"elements": [frame, poking]}) and not verify_vcs.bordered(
+        {"elements": [frame, poking]}
+    )
     assert verify_vcs.hollow({"elements": [frame]}) and not verify_vcs.hollow({"elements": [frame, inner]})
-    plate = {"outer": _square(200, 200, 100), "holes": [_square(150, 150, 20), _square(250, 250, 20), _square(260, 260, 20)]}
+    plate = {
+        "outer": _square(200, 200, 100),
+        "holes": [_square(150, 150, 20), _square(250, 250, 20), _square(260, 260, 20)],
+    }
     assert verify_vcs.holes({"elements": [plate]}) == 2  # overlapping holes are one hole
     assert verify_vcs.word_symmetric({"word": "MATH"}) and not verify_vcs.word_symmetric({"word": "MATE"})
 
@@ -136,14 +145,18 @@ def test_presets_follow_their_structure() -> None:
         for scene, option_types, extra in _plans(name):
             params, answer = scene["params"], _answer(option_types)
             assert params["concept"] == scene["concept"] in cfg.concepts and params["deviation"] == cfg.deviation
-            assert extra == {"concept": f"Figure in option {'abcdef'[answer]} violates the concept of {vcs.NAMES[scene['concept']]}"}
+            assert extra == {
+                "concept": f"Figure in option {'abcdef'[answer]} violates the concept of {vcs.NAMES[scene['concept']]}"
+            }
             if scene["concept"] == "number":
                 assert abs(params["count"] - params["odd_count"]) == max(1, round(2 * cfg.deviation))
                 assert [verify_vcs.number(f) for f in scene["figures"]].count(params["count"]) == 5
             if scene["concept"] == "topology":
                 assert abs(params["holes"] - params["odd_holes"]) == 1
             colours = [_colours(f) for f in scene["figures"]]
-            assert all(len(c) == 1 for c in colours) and len(set().union(*colours)) == 6  # one colour each, all different
+            assert (
+                all(len(c) == 1 for c in colours) and len(set().union(*colours)) == 6
+            )  # one colour each, all different
             surfaces = [f["surface"] for f in scene["figures"]]
             if scene["concept"] not in ("topology", "word_symmetry"):
                 assert len(set(surfaces)) == 6  # a different object in every figure
@@ -177,7 +190,9 @@ def test_generated_items_draw_their_scene(name: str) -> None:
         item = vcs.generate(SEED, index, cfg)
         scene, option_types, extra = _plans(name)[index]
         assert item.record["scene"] == scene and item.record["option_types"] == option_types
-        assert item.record["concept"] == extra["concept"] and item.record["violation"] == "abcdef"[_answer(option_types)]
+        assert (
+            item.record["concept"] == extra["concept"] and item.record["violation"] == "abcdef"[_answer(option_types)]
+        )
         assert item.record["difficulty"] == (name if name in vcs.PRESETS else "custom")
         rgb = np.asarray(Image.open(io.BytesIO(item.image)).convert("RGB"), dtype=int)
         for fig, box in zip(scene["figures"], scene["option_boxes"], strict=True):
@@ -192,7 +207,9 @@ def test_generated_items_draw_their_scene(name: str) -> None:
                 assert abs(cx - fig["centre"][0]) < fig["font_size"] and abs(cy - fig["centre"][1]) < fig["font_size"]
                 continue
             pts = np.asarray([p for e in fig["elements"] for p in e["outer"]])
-            assert xs.min() + left >= pts[:, 0].min() - 1 and xs.max() + left <= pts[:, 0].max() + 1  # nothing outside the scene
+            assert (
+                xs.min() + left >= pts[:, 0].min() - 1 and xs.max() + left <= pts[:, 0].max() + 1
+            )  # nothing outside the scene
             assert ys.min() + top >= pts[:, 1].min() - 1 and ys.max() + top <= pts[:, 1].max() + 1
             for k, e in enumerate(fig["elements"]):
                 filled, empty = _element_probe_points(e)

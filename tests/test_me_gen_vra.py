@@ -85,14 +85,20 @@ def test_unique_kind_picker_is_at_chance(name: str) -> None:
     for scene, option_types, _ in _plans(name):
         answer, params = _answer(option_types), scene["params"]
         kinds = [fig["design"]["kind"] for fig in scene["figures"]]
-        if not _kinds_showing(params["attributes"], params["conform"]) & _kinds_showing(params["attributes"], params["odd"]):
+        if not _kinds_showing(params["attributes"], params["conform"]) & _kinds_showing(
+            params["attributes"], params["odd"]
+        ):
             assert kinds[answer] not in kinds[:answer] + kinds[answer + 1 :]
             continue
         unique = [j for j, kind in enumerate(kinds) if kinds.count(kind) == 1] or list(range(6))
         hits += (answer in unique) / len(unique)
         count += 1
     chance = 1 / 6
-    assert count >= 0.5 * PER_PRESET and hits / count <= chance + 3 * math.sqrt(chance * (1 - chance) / count), (name, hits, count)
+    assert count >= 0.5 * PER_PRESET and hits / count <= chance + 3 * math.sqrt(chance * (1 - chance) / count), (
+        name,
+        hits,
+        count,
+    )
 
 
 def test_verifier_rejects_scenes_without_a_single_odd_figure() -> None:
@@ -116,13 +122,24 @@ def test_verifier_measures_known_figures() -> None:
     chorded = {"lines": [*square["lines"], [0, 0, 100, 100]], "arcs": []}
     sector = {"lines": [[0, 0, 100, 0], [0, 100, 0, 0]], "arcs": [[0, 0, 100, 0, 90]]}
     stick = {"lines": [[0, 0, 300, 0], [300, 0, 300, 40], [300, 40, 0, 40], [0, 40, 0, 0]], "arcs": []}
-    assert verify_vra.attributes(square) == dict(lines=4, convex=True, crossings=0, regular=True, curved=False, regions=1, thin=False)
-    assert verify_vra.attributes(bowtie) == dict(lines=4, convex=False, crossings=1, regular=False, curved=False, regions=2, thin=False)
+    assert verify_vra.attributes(square) == dict(
+        lines=4, convex=True, crossings=0, regular=True, curved=False, regions=1, thin=False
+    )
+    assert verify_vra.attributes(bowtie) == dict(
+        lines=4, convex=False, crossings=1, regular=False, curved=False, regions=2, thin=False
+    )
     assert verify_vra.attributes(dart)["convex"] is True  # a triangle
-    assert verify_vra.attributes(chorded) == dict(lines=5, convex=True, crossings=0, regular=False, curved=False, regions=2, thin=False)
-    assert verify_vra.attributes(sector) == dict(lines=2, convex=True, crossings=0, regular=False, curved=True, regions=1, thin=False)
+    assert verify_vra.attributes(chorded) == dict(
+        lines=5, convex=True, crossings=0, regular=False, curved=False, regions=2, thin=False
+    )
+    assert verify_vra.attributes(sector) == dict(
+        lines=2, convex=True, crossings=0, regular=False, curved=True, regions=1, thin=False
+    )
     assert verify_vra.attributes(stick)["thin"] is True
-    notched = {"lines": [[0, 0, 100, 0], [100, 0, 100, 100], [100, 100, 50, 60], [50, 60, 0, 100], [0, 100, 0, 0]], "arcs": []}
+    notched = {
+        "lines": [[0, 0, 100, 0], [100, 0, 100, 100], [100, 100, 50, 60], [50, 60, 0, 100], [0, 100, 0, 0]],
+        "arcs": [],
+    }
     assert verify_vra.attributes(notched)["convex"] is False
 
 
@@ -170,7 +187,9 @@ def test_presets_follow_their_structure() -> None:
                 assert tuple(params["attributes"]) in vra.PAIRS
                 for attr, value in zip(params["attributes"], params["conform"], strict=True):
                     assert vra.MARKED.get(attr, value) == value
-            words = " and ".join(vra.describe(a, v) for a, v in zip(params["attributes"], params["conform"], strict=True))
+            words = " and ".join(
+                vra.describe(a, v) for a, v in zip(params["attributes"], params["conform"], strict=True)
+            )
             assert extra == {"reason": f"Other figures have {words}, this one doesn't"}
     kinds_seen = {fig["design"]["kind"] for scene, _, _ in _plans("medium") for fig in scene["figures"]}
     assert kinds_seen == set(vra.KINDS)
@@ -221,7 +240,8 @@ def test_ink_does_not_point_at_the_answer() -> None:
         for scene, option_types, _ in plans:
             ink = np.array(
                 [
-                    sum(math.dist(seg[:2], seg[2:]) for seg in f["lines"]) + sum(r * math.radians(a1 - a0) for _, _, r, a0, a1 in f["arcs"])
+                    sum(math.dist(seg[:2], seg[2:]) for seg in f["lines"])
+                    + sum(r * math.radians(a1 - a0) for _, _, r, a0, a1 in f["arcs"])
                     for f in scene["figures"]
                 ]
             )

@@ -18,7 +18,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import OracleResponder, evalscope_baseline, evalscope_report, harness_env, lmms_results, report_metric, run
+from conftest import (
+    OracleResponder,
+    evalscope_baseline,
+    evalscope_report,
+    harness_env,
+    lmms_results,
+    report_metric,
+    run,
+)
 from openai_stub import StubServer
 from PIL import Image
 
@@ -63,7 +71,9 @@ def test_items_are_pure_functions_of_seed_index_and_config(task: str) -> None:
         assert a.image == b.image and a.record == b.record and a.key == b.key
         assert gen.generate(SEED + 1, 5, gen.PRESETS[difficulty]).image != a.image
         assert gen.generate(SEED, 6, gen.PRESETS[difficulty]).image != a.image
-    assert _items(task)[7].image == gen.generate(SEED, 7, gen.PRESETS[generated.difficulty_of(generated.MIXED, 7)]).image
+    assert (
+        _items(task)[7].image == gen.generate(SEED, 7, gen.PRESETS[generated.difficulty_of(generated.MIXED, 7)]).image
+    )
 
 
 def test_items_are_byte_identical_across_processes() -> None:
@@ -76,7 +86,11 @@ def test_items_are_byte_identical_across_processes() -> None:
     )
     digests = {
         subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, check=True, env={**os.environ, "PYTHONHASHSEED": seed}
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
         ).stdout
         for seed in ("1", "2")
     }
@@ -117,7 +131,9 @@ def test_option_labels_are_drawn_identically(task: str) -> None:
 
 
 def test_place_options_is_uniform() -> None:
-    counts = Counter(base.place_options(random.Random(k), "x", [("a", 1), ("b", 2), ("c", 3)])[1].index(CORRECT) for k in range(4000))
+    counts = Counter(
+        base.place_options(random.Random(k), "x", [("a", 1), ("b", 2), ("c", 3)])[1].index(CORRECT) for k in range(4000)
+    )
     _, _, p = chi_square([counts[i] for i in range(4)], [1000.0] * 4)
     assert p > 1e-3, counts
 
@@ -160,7 +176,9 @@ def test_in_memory_benchmark_scores_like_minds_eye() -> None:
     rows = [generated.score(s.metadata, s.subtest, s.item, s.answer, baselines.oracle(s)) for s in samples]
     assert all(r.correct for r in rows)
     report = generated.build_report(rows)
-    assert report.overall.accuracy == 1.0 and set(report.difficulty) == {f"{t}/{d}" for t in TASK_IDS for d in base.DIFFICULTIES}
+    assert report.overall.accuracy == 1.0 and set(report.difficulty) == {
+        f"{t}/{d}" for t in TASK_IDS for d in base.DIFFICULTIES
+    }
     # a wrong answer names the distractor type it fell for; MC also says whether it had the net's colour
     plain = next(s for s in samples if s.subtest == "MC" and s.metadata["difficulty"] == "easy")
     assert len(set(plain.metadata["option_colors"])) == 1  # one colour for all: no lure, no colour tags
@@ -221,14 +239,23 @@ class WrongPicker:
 def test_harnesses_run_generated_minds_eye(tmp_path: Path, stub: StubServer) -> None:
     env = harness_env(tmp_path, tmp_path, LMMS_EVAL_PLUGINS="cogvis_tasks", COGVIS_GEN_ITEMS="3", COGVIS_GEN_SEED="9")
     logged = ["--log_samples", "--output_path"]
-    run(["lmms-eval", "--model", "cogvis_oracle", "--tasks", "minds_eye_gen", *logged, str(tmp_path / "o")], env, tmp_path)
+    run(
+        ["lmms-eval", "--model", "cogvis_oracle", "--tasks", "minds_eye_gen", *logged, str(tmp_path / "o")],
+        env,
+        tmp_path,
+    )
     res = lmms_results(tmp_path / "o")["results"]
     assert res["minds_eye_gen"]["accuracy,none"] == 1.0 and res["minds_eye_gen"]["items,none"] == 24
     assert res["minds_eye_gen"]["acc_hard,none"] == 1.0 and res["minds_eye_gen_mt"]["acc_medium,none"] == 1.0
 
     samples = generated.samples(variant="hard", seed=9, n=3)
     stub.responder = WrongPicker(samples)
-    model = ["--model", "openai", "--model_args", f"model_version=stub-vlm,base_url={stub.url},max_retries=1,num_concurrent=4"]
+    model = [
+        "--model",
+        "openai",
+        "--model_args",
+        f"model_version=stub-vlm,base_url={stub.url},max_retries=1,num_concurrent=4",
+    ]
     run(["lmms-eval", *model, "--tasks", "minds_eye_gen_hard", *logged, str(tmp_path / "w")], env, tmp_path)
     res = lmms_results(tmp_path / "w")["results"]
     assert res["minds_eye_gen_hard"]["accuracy,none"] == 0.0
@@ -236,7 +263,10 @@ def test_harnesses_run_generated_minds_eye(tmp_path: Path, stub: StubServer) -> 
         mine = [s for s in samples if s.subtest == task]
         first = Counter(s.metadata["option_types"][_first_wrong(s)] for s in mine)
         for kind, count in first.items():
-            assert res[f"minds_eye_gen_hard_{task.lower()}"][f"share_{kind},none"] == pytest.approx(count / 3), (task, kind)
+            assert res[f"minds_eye_gen_hard_{task.lower()}"][f"share_{kind},none"] == pytest.approx(count / 3), (
+                task,
+                kind,
+            )
     mc = [s for s in samples if s.subtest == "MC"]
     lured = sum(s.metadata["option_colors"][_first_wrong(s)] == s.metadata["net_color"] for s in mc)
     assert res["minds_eye_gen_hard_mc"]["colour_lure,none"] == pytest.approx(lured / 3)
@@ -256,7 +286,9 @@ def test_harnesses_run_generated_minds_eye(tmp_path: Path, stub: StubServer) -> 
     args = json.dumps({"minds_eye_gen_easy": {"extra_params": {"seed": 9, "items": 2}}})
     proc = run(evalscope_baseline("cogvis_oracle", ["minds_eye_gen_easy"], work, "--dataset-args", args), env, tmp_path)
     assert proc.returncode == 0, proc.stdout[-3000:]
-    summary = report_metric(evalscope_report(work, "cogvis_oracle", "minds_eye_gen_easy"), "accuracy", "macro_mean", {"scope": "subtests"})
+    summary = report_metric(
+        evalscope_report(work, "cogvis_oracle", "minds_eye_gen_easy"), "accuracy", "macro_mean", {"scope": "subtests"}
+    )
     assert summary["score"] == 1.0 and summary["num"] == 16
 
 

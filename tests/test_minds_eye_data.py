@@ -47,7 +47,9 @@ NAMES = {
     "PF": "Paper Folding",
     "MC": "Mental Composition",
 }
-needs_samples = pytest.mark.skipif(not (SAMPLES / "mental_rotation" / "annotations.json").is_file(), reason="real samples missing")
+needs_samples = pytest.mark.skipif(
+    not (SAMPLES / "mental_rotation" / "annotations.json").is_file(), reason="real samples missing"
+)
 
 
 def normalise(value: str) -> str:
@@ -124,7 +126,12 @@ def test_fixture_reproduces_the_release_quirks(shared_root: Path) -> None:
             assert rec["difficulty"] in ("easy", "complex") and rec["filename"] == key
             order = rec["candidate_order"]
             assert order["ABCD".index(answer)] == "rotate" and order.count("rotate") == 1
-            assert len(set(order) - {"rotate"}) == 3 and set(order) - {"rotate"} <= {"mirror", "mirror2", "similar", "rotate2"}
+            assert len(set(order) - {"rotate"}) == 3 and set(order) - {"rotate"} <= {
+                "mirror",
+                "mirror2",
+                "similar",
+                "rotate2",
+            }
         else:
             assert isinstance(rec["question"], str)
         if task == "DSC":
@@ -136,7 +143,9 @@ def test_fixture_reproduces_the_release_quirks(shared_root: Path) -> None:
         assert normalise(answer) in "ABCDEF"[: OPTIONS_OF[task]]
         if task == "MC":
             assert rec["difficulty"] in ("easy", "hard") and rec["net"] == rec["correct_shape"] + "_net"
-            assert len(rec["other_shapes"]) == 3 and rec["correct_shape"] not in rec["other_shapes"] and rec["net_color"]
+            assert (
+                len(rec["other_shapes"]) == 3 and rec["correct_shape"] not in rec["other_shapes"] and rec["net_color"]
+            )
         if task == "SS":
             assert rec["answer"] == "lacks symmetry"
         if task == "VCS":
@@ -428,10 +437,10 @@ def test_edits_after_a_load_are_seen(me_root: Path) -> None:
 
 REASON = re.compile(r"reason step by step", re.IGNORECASE)
 #: The paper's wording (Section 5 / Appendix H), typed from the reference note: the code must say exactly this.
-PAPER_ANCHORS = "Step 1: Identify the primitive shapes. Step 2: Detect how they move or fold. Step 3: Eliminate mismatched answers."
-PAPER_SBS = (
-    "First, describe the shapes. Then, identify the transformation (rotation, reflection, folding, symmetry). Finally, choose the answer."
+PAPER_ANCHORS = (
+    "Step 1: Identify the primitive shapes. Step 2: Detect how they move or fold. Step 3: Eliminate mismatched answers."
 )
+PAPER_SBS = "First, describe the shapes. Then, identify the transformation (rotation, reflection, folding, symmetry). Finally, choose the answer."
 PAPER_META = {
     "MT": "This is a mental transformation test. You need to imagine folding or rotating the shape in 3D",
     "PF": "This is a paper folding puzzle. At the end, identify which option shows the holes in the unfolded paper.",
@@ -466,13 +475,17 @@ def test_prompt_conditions(shared_root: Path) -> None:
             assert s["cot"].text() == f"{head} Reason step by step. {PAPER_ANCHORS}"
             # sbs, elimination, direct: the reasoning sentence replaced by the condition's instruction
             assert s["sbs"].text() == f"{head} {PAPER_SBS}"
-            assert s["elimination"].text().startswith(head + " ") and "eliminate" in s["elimination"].text()[len(head) :]
+            assert (
+                s["elimination"].text().startswith(head + " ") and "eliminate" in s["elimination"].text()[len(head) :]
+            )
             assert s["direct"].text().startswith(head + " ") and "letter" in s["direct"].text()[len(head) :]
             for c in ("sbs", "elimination", "direct"):
                 assert not REASON.search(s[c].text()), (c, s[c].text())
             # meta: one framing sentence per task before the released prompt; the paper's own where it prints one
             frame = s["meta"].text()[: -len(text)].strip()
-            assert s["meta"].text().endswith(" " + text) and re.match(r"^This is an? [a-z ]+ (test|puzzle)\. ", frame + " ")
+            assert s["meta"].text().endswith(" " + text) and re.match(
+                r"^This is an? [a-z ]+ (test|puzzle)\. ", frame + " "
+            )
             if task in PAPER_META:
                 assert frame.startswith(PAPER_META[task])
             frames.add((task, frame))

@@ -86,7 +86,10 @@ CASES = [
     pytest.param(COT + "\n\n**Final Answer**\n\nD", FOUR, "D", id="bold-header-then-letter"),
     # --- trailing explanation and distractors after the statement -----------
     pytest.param(
-        COT + "\n\nAnswer: C\n\nExplanation: C matches after a rotation, while A and D are mirrored.", FOUR, "C", id="trailing-explanation"
+        COT + "\n\nAnswer: C\n\nExplanation: C matches after a rotation, while A and D are mirrored.",
+        FOUR,
+        "C",
+        id="trailing-explanation",
     ),
     pytest.param(COT + "\n\nFinal answer: C (not A)", FOUR, "C", id="distractor-not-A"),
     pytest.param(COT + "\n\nThe answer is C, not A.", FOUR, "C", id="distractor-comma-not-A"),
@@ -95,7 +98,12 @@ CASES = [
     pytest.param("Answer: C\n\nInitially I thought the answer was B.", FOUR, "C", id="was-is-not-a-statement"),
     # --- self-corrections: the last statement wins ---------------------------
     pytest.param("Answer: B\nWait, actually the correct answer is D.", FOUR, "D", id="self-correction"),
-    pytest.param("So the answer is (a).\n\nHmm, on second thought A is mirrored.\n\n\\boxed{C}", FOUR, "C", id="self-correction-boxed"),
+    pytest.param(
+        "So the answer is (a).\n\nHmm, on second thought A is mirrored.\n\n\\boxed{C}",
+        FOUR,
+        "C",
+        id="self-correction-boxed",
+    ),
     pytest.param("Answer: D\n\nCorrection: none of the options is correct.", FOUR, NONE, id="self-correction-to-none"),
     pytest.param("None of the options seems right at first.\n\nAnswer: B", FOUR, "B", id="none-then-letter"),
     pytest.param("Answer: B. Hmm, I am not sure; it could also be D.", FOUR, "B", id="hedge-after-statement"),
@@ -115,7 +123,9 @@ CASES = [
     pytest.param(COT + "\n\nThe answer is a.", FOUR, "A", id="lower-a-with-full-stop"),
     pytest.param("The answer is a mirrored shape. Answer: B", FOUR, "B", id="article-then-answer"),
     pytest.param("The answer is a mirrored shape.", FOUR, "", id="article-only"),
-    pytest.param("The correct option is a shape with the same handedness. I choose C.", FOUR, "C", id="article-correct-option"),
+    pytest.param(
+        "The correct option is a shape with the same handedness. I choose C.", FOUR, "C", id="article-correct-option"
+    ),
     pytest.param("answer: a rotated cube", FOUR, "", id="article-after-colon"),
     # --- option count: E/F for six options, beyond-range letters ignored -----
     pytest.param(COT6 + "\n\nAnswer: E", SIX, "E", id="six-E"),
@@ -135,10 +145,26 @@ CASES = [
         "bold around the keyword with the colon outside ('**Final Answer**: C') is not read",
         "bold-keyword-colon",
     ),
-    xbug(COT + "\n\n**Answer**: (B)", FOUR, "B", "", "bold around the keyword with the colon outside is not read", "bold-answer-colon"),
-    xbug(COT + "\n\n$\\boxed{(B)}$", FOUR, "B", "", "\\boxed{(B)} (bracketed letter in a box) is not read", "boxed-paren"),
+    xbug(
+        COT + "\n\n**Answer**: (B)",
+        FOUR,
+        "B",
+        "",
+        "bold around the keyword with the colon outside is not read",
+        "bold-answer-colon",
+    ),
+    xbug(
+        COT + "\n\n$\\boxed{(B)}$", FOUR, "B", "", "\\boxed{(B)} (bracketed letter in a box) is not read", "boxed-paren"
+    ),
     xbug(COT + "\n\n\\boxed{\\textbf{C}}", FOUR, "C", "", "\\boxed{\\textbf{C}} is not read", "boxed-textbf"),
-    xbug(COT + "\n\nI'll go with C.", FOUR, "C", "", "contracted/future forms (I'll, I'd, I will) of 'I choose'", "ill-go-with"),
+    xbug(
+        COT + "\n\nI'll go with C.",
+        FOUR,
+        "C",
+        "",
+        "contracted/future forms (I'll, I'd, I will) of 'I choose'",
+        "ill-go-with",
+    ),
     xbug(COT + "\n\nI will choose B.", FOUR, "B", "", "'I will choose' is not a statement", "i-will-choose"),
     xbug(
         COT + "\n\nThe answer is most likely C.",
@@ -148,10 +174,31 @@ CASES = [
         "an adverb between the connective and the letter ('is most likely C', 'is therefore B') hides it",
         "adverb-most-likely",
     ),
-    xbug(COT + "\n\nThe correct answer is therefore B.", FOUR, "B", "", "adverb 'therefore' hides the letter", "adverb-therefore"),
-    xbug(COT + "\n\nFinal Answer - C", FOUR, "C", "", "a dash separator preceded by a space is not accepted", "space-dash"),
+    xbug(
+        COT + "\n\nThe correct answer is therefore B.",
+        FOUR,
+        "B",
+        "",
+        "adverb 'therefore' hides the letter",
+        "adverb-therefore",
+    ),
+    xbug(
+        COT + "\n\nFinal Answer - C",
+        FOUR,
+        "C",
+        "",
+        "a dash separator preceded by a space is not accepted",
+        "space-dash",
+    ),
     xbug(COT + "\n\nAnswer — D", FOUR, "D", "", "an em dash preceded by a space is not accepted", "space-em-dash"),
-    xbug(COT + "\n\n**Answer:** None", FOUR, NONE, "", "'Answer: none' is matched only without markdown", "bold-answer-none"),
+    xbug(
+        COT + "\n\n**Answer:** None",
+        FOUR,
+        NONE,
+        "",
+        "'Answer: none' is matched only without markdown",
+        "bold-answer-none",
+    ),
     xbug(
         COT + "\n\nNone of the given options match.",
         FOUR,
@@ -208,7 +255,14 @@ CASES = [
         "a bold label followed by a bold letter ('**Answer:** **B**') is not read",
         "double-bold",
     ),
-    xbug(COT + "\n\n**Final Answer:** **(B)**", FOUR, "B", "", "bold label + bold bracketed letter is not read", "double-bold-paren"),
+    xbug(
+        COT + "\n\n**Final Answer:** **(B)**",
+        FOUR,
+        "B",
+        "",
+        "bold label + bold bracketed letter is not read",
+        "double-bold-paren",
+    ),
     xbug(COT + "\n\n*Answer:* B", FOUR, "B", "", "an italic label ('*Answer:* B') is not read", "italic-label"),
     xbug(COT + "\n\nAnswer: `C`", FOUR, "C", "", "a letter in backticks is not read", "backticks"),
     xbug(
@@ -294,7 +348,11 @@ def test_corpus_agreement(corpus: list[dict]) -> None:
         f"({len(corpus) - len(disagreements)}/{len(corpus)}); disagreements by style: "
         f"{sorted({e['style'] for e, _ in disagreements})}"
     )
-    unknown = [(e["style"], e["intended"], g, e["text"][-160:]) for e, g in disagreements if e["style"] not in KNOWN_DISAGREEMENTS]
+    unknown = [
+        (e["style"], e["intended"], g, e["text"][-160:])
+        for e, g in disagreements
+        if e["style"] not in KNOWN_DISAGREEMENTS
+    ]
     assert not unknown, unknown
     assert rate >= MIN_AGREEMENT, rate
 
@@ -455,7 +513,9 @@ def test_appended_answer_wins(text: str, letters: str, data: st.DataObject) -> N
 
 @SETTINGS
 @given(text=any_text, letters=letter_sets, form=st.sampled_from(FINAL_FORMS), tail=safe_tail, data=st.data())
-def test_last_statement_wins_over_any_prefix_and_safe_tail(text: str, letters: str, form: str, tail: str, data: st.DataObject) -> None:
+def test_last_statement_wins_over_any_prefix_and_safe_tail(
+    text: str, letters: str, form: str, tail: str, data: st.DataObject
+) -> None:
     x = data.draw(st.sampled_from(letters))
     statement = form.format(X=x, x=x.lower())
     assert extract_choice(text + "\n" + statement, letters) == x
@@ -482,10 +542,17 @@ def test_letters_beyond_option_count_are_ignored(text: str, data: st.DataObject)
 
 
 @SETTINGS
-@given(text=any_text, letters=letter_sets, word=st.sampled_from(["mirrored", "rotated", "symmetric", "different"]), data=st.data())
+@given(
+    text=any_text,
+    letters=letter_sets,
+    word=st.sampled_from(["mirrored", "rotated", "symmetric", "different"]),
+    data=st.data(),
+)
 def test_article_a_is_not_option_a(text: str, letters: str, word: str, data: st.DataObject) -> None:
     x = data.draw(st.sampled_from(letters))
-    response = text + "\nAnswer: " + x + "\nThe answer is a " + word + " shape, and the correct one is a " + word + " one."
+    response = (
+        text + "\nAnswer: " + x + "\nThe answer is a " + word + " shape, and the correct one is a " + word + " one."
+    )
     assert extract_choice(response, letters) == x
 
 

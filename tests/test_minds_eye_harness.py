@@ -11,7 +11,16 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import OracleResponder, evalscope_baseline, evalscope_openai, evalscope_report, harness_env, lmms_results, report_metric, run
+from conftest import (
+    OracleResponder,
+    evalscope_baseline,
+    evalscope_openai,
+    evalscope_report,
+    harness_env,
+    lmms_results,
+    report_metric,
+    run,
+)
 from openai_stub import Garbage, StubServer, message_parts
 
 from cogvis_tasks.core import baselines
@@ -55,15 +64,23 @@ class ScriptedModel:
         return f"Looking at A and B first, then C. [{sample.id}]\nThe answer is ({letter.lower()})."
 
 
-def test_lmms_eval_conditions_dimensions_and_distractors(tmp_path: Path, minds_eye_root: Path, stub: StubServer) -> None:
+def test_lmms_eval_conditions_dimensions_and_distractors(
+    tmp_path: Path, minds_eye_root: Path, stub: StubServer
+) -> None:
     samples = minds_eye.samples(local_path=minds_eye_root)
     mt = sorted((s for s in samples if s.subtest == "MT"), key=lambda s: s.id)
     order = mt[0].metadata["candidate_order"]
     kind = next(t for t in order if t != "rotate")
     wrong_letter = "ABCD"[order.index(kind)]
-    stub.responder = ScriptedModel(samples + minds_eye.samples(variant="hint", local_path=minds_eye_root), {mt[0].id: wrong_letter})
+    stub.responder = ScriptedModel(
+        samples + minds_eye.samples(variant="hint", local_path=minds_eye_root), {mt[0].id: wrong_letter}
+    )
     env = harness_env(tmp_path, minds_eye_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
-    run(["lmms-eval", *_lmms_args(stub), "--tasks", "minds_eye,minds_eye_hint", "--output_path", str(tmp_path / "out")], env, tmp_path)
+    run(
+        ["lmms-eval", *_lmms_args(stub), "--tasks", "minds_eye,minds_eye_hint", "--output_path", str(tmp_path / "out")],
+        env,
+        tmp_path,
+    )
     res = lmms_results(tmp_path / "out")["results"]
     assert res["minds_eye_mt"]["accuracy,none"] == pytest.approx(2 / 3)
     assert res["minds_eye_mt"][f"share_{kind},none"] == 1.0
@@ -79,7 +96,9 @@ def test_lmms_eval_conditions_dimensions_and_distractors(tmp_path: Path, minds_e
     assert len(hint_texts) == 24
 
 
-def test_lmms_eval_llm_extraction_counts_judge_errors_and_agreement(tmp_path: Path, minds_eye_root: Path, stub: StubServer) -> None:
+def test_lmms_eval_llm_extraction_counts_judge_errors_and_agreement(
+    tmp_path: Path, minds_eye_root: Path, stub: StubServer
+) -> None:
     samples = minds_eye.samples(local_path=minds_eye_root)
     pf = sorted(s.id for s in samples if s.subtest == "PF")
     stub.responder = ScriptedModel(samples, {}, judge_garbage={f"[{pf[0]}]"})
@@ -93,7 +112,11 @@ def test_lmms_eval_llm_extraction_counts_judge_errors_and_agreement(tmp_path: Pa
         COGVIS_JUDGE_RETRIES="1",
         COGVIS_JUDGE_RETRY_DELAY="0",
     )
-    run(["lmms-eval", *_lmms_args(stub), "--tasks", "minds_eye_llm", "--output_path", str(tmp_path / "out")], env, tmp_path)
+    run(
+        ["lmms-eval", *_lmms_args(stub), "--tasks", "minds_eye_llm", "--output_path", str(tmp_path / "out")],
+        env,
+        tmp_path,
+    )
     res = lmms_results(tmp_path / "out")["results"]
     assert res["minds_eye_llm_pf"]["judge_errors,none"] == 1
     assert res["minds_eye_llm_pf"]["unparsed_rows,none"] == 0
@@ -138,22 +161,40 @@ def test_baselines_agree_across_harnesses(tmp_path: Path, minds_eye_root: Path) 
         proc = run(evalscope_baseline(model, ["minds_eye"], work, seed=9), env, tmp_path)
         assert proc.returncode == 0, proc.stdout[-3000:]
     assert (
-        report_metric(evalscope_report(work, "cogvis_oracle", "minds_eye"), "accuracy", "macro_mean", {"scope": "subtests"})["score"] == 1.0
+        report_metric(
+            evalscope_report(work, "cogvis_oracle", "minds_eye"), "accuracy", "macro_mean", {"scope": "subtests"}
+        )["score"]
+        == 1.0
     )
     es = {
         s["name"]: s["score"]
-        for c in report_metric(evalscope_report(work, "cogvis_random", "minds_eye"), "accuracy", "mean", {})["categories"]
+        for c in report_metric(evalscope_report(work, "cogvis_random", "minds_eye"), "accuracy", "mean", {})[
+            "categories"
+        ]
         for s in c["subsets"]
     }
     run(
-        ["lmms-eval", "--model", "cogvis_random", "--model_args", "seed=9", "--tasks", "minds_eye", "--output_path", str(tmp_path / "lm")],
+        [
+            "lmms-eval",
+            "--model",
+            "cogvis_random",
+            "--model_args",
+            "seed=9",
+            "--tasks",
+            "minds_eye",
+            "--output_path",
+            str(tmp_path / "lm"),
+        ],
         env,
         tmp_path,
     )
     lm = lmms_results(tmp_path / "lm")["results"]
-    assert {t: lm[f"minds_eye_{t.lower()}"]["accuracy,none"] for t in TASK_IDS} == pytest.approx(es, abs=1e-4)  # reports round
+    assert {t: lm[f"minds_eye_{t.lower()}"]["accuracy,none"] for t in TASK_IDS} == pytest.approx(
+        es, abs=1e-4
+    )  # reports round
     expected = {
-        t: sum(baselines.guess(s, 9).endswith(s.answer) for s in minds_eye.samples([t], local_path=minds_eye_root)) / 3 for t in TASK_IDS
+        t: sum(baselines.guess(s, 9).endswith(s.answer) for s in minds_eye.samples([t], local_path=minds_eye_root)) / 3
+        for t in TASK_IDS
     }
     assert es == pytest.approx(expected, abs=1e-4)
 
@@ -164,7 +205,19 @@ def test_visfactor_and_minds_eye_in_one_lmms_eval_run(tmp_path: Path, data_root:
     (root / "visfactor").symlink_to(data_root / "visfactor")
     (root / "minds_eye").symlink_to(minds_eye_root / "minds_eye")
     env = harness_env(tmp_path, root, LMMS_EVAL_PLUGINS="cogvis_tasks")
-    run(["lmms-eval", "--model", "cogvis_oracle", "--tasks", "visfactor,minds_eye", "--output_path", str(tmp_path / "out")], env, tmp_path)
+    run(
+        [
+            "lmms-eval",
+            "--model",
+            "cogvis_oracle",
+            "--tasks",
+            "visfactor,minds_eye",
+            "--output_path",
+            str(tmp_path / "out"),
+        ],
+        env,
+        tmp_path,
+    )
     res = lmms_results(tmp_path / "out")["results"]
     assert res["visfactor"]["accuracy,none"] == 1.0 and res["visfactor"]["items,none"] == 40
     assert res["minds_eye"]["accuracy,none"] == 1.0 and res["minds_eye"]["items,none"] == 24
@@ -203,7 +256,9 @@ def test_new_prompt_conditions_in_both_harnesses(tmp_path: Path, minds_eye_root:
     released = {c: minds_eye.samples(variant=c, local_path=minds_eye_root) for c in ("cot", "direct")}
     gen = {c: generated.samples(seed=5, n=1, condition=c) for c in ("elimination", "direct")}
     stub.responder = ScriptedModel([s for v in (*released.values(), *gen.values()) for s in v], {})
-    env = harness_env(tmp_path, minds_eye_root, LMMS_EVAL_PLUGINS="cogvis_tasks", COGVIS_GEN_SEED="5", COGVIS_GEN_ITEMS="1")
+    env = harness_env(
+        tmp_path, minds_eye_root, LMMS_EVAL_PLUGINS="cogvis_tasks", COGVIS_GEN_SEED="5", COGVIS_GEN_ITEMS="1"
+    )
     tasks = "minds_eye_cot,minds_eye_direct,minds_eye_gen_elimination"
     run(["lmms-eval", *_lmms_args(stub), "--tasks", tasks, "--output_path", str(tmp_path / "out")], env, tmp_path)
     res = lmms_results(tmp_path / "out")["results"]
@@ -219,7 +274,11 @@ def test_new_prompt_conditions_in_both_harnesses(tmp_path: Path, minds_eye_root:
     work = tmp_path / "work"
     args = json.dumps({"minds_eye_direct": {"local_path": str(minds_eye_root / "minds_eye")},
                        "minds_eye_gen_direct": {"extra_params": {"seed": 5, "items": 1}}})  # fmt: skip
-    run(evalscope_openai(stub.url, ["minds_eye_direct", "minds_eye_gen_direct"], work, "--dataset-args", args), env, tmp_path)
+    run(
+        evalscope_openai(stub.url, ["minds_eye_direct", "minds_eye_gen_direct"], work, "--dataset-args", args),
+        env,
+        tmp_path,
+    )
     for bench, n in (("minds_eye_direct", 24), ("minds_eye_gen_direct", 8)):
         overall = report_metric(evalscope_report(work, MODEL, bench), "accuracy", "macro_mean", {"scope": "subtests"})
         assert overall["score"] == 1.0 and overall["num"] == n, bench

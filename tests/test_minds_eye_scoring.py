@@ -60,7 +60,9 @@ def wrong_letter(sample: Sample, shift: int = 1) -> str:
 
 def row(task: str, item: str, correct: bool, **kw: object) -> RowResult:
     prediction = kw.pop("prediction", "A" if correct else "B")
-    return RowResult(task, item, correct, correct, kw.pop("parsed", True), kw.pop("failed", False), prediction, kw.pop("tags", {}))  # type: ignore[arg-type]
+    return RowResult(
+        task, item, correct, correct, kw.pop("parsed", True), kw.pop("failed", False), prediction, kw.pop("tags", {})
+    )  # type: ignore[arg-type]
 
 
 def test_q_matrix_matches_the_reference() -> None:
@@ -77,7 +79,16 @@ def test_q_matrix_matches_the_reference() -> None:
 
 def test_unweighted_means_over_tasks_and_dimensions() -> None:
     """Unequal item counts per task, so item-weighted and task-weighted means differ."""
-    spec = {"VRA": (1, 2), "HPE": (4, 4), "DSC": (1, 4), "VCS": (1, 1), "SS": (3, 4), "MT": (2, 8), "PF": (1, 1), "MC": (3, 6)}
+    spec = {
+        "VRA": (1, 2),
+        "HPE": (4, 4),
+        "DSC": (1, 4),
+        "VCS": (1, 1),
+        "SS": (3, 4),
+        "MT": (2, 8),
+        "PF": (1, 1),
+        "MC": (3, 6),
+    }
     rows = [row(t, f"{t}/{i}", i < right) for t, (right, total) in spec.items() for i in range(total)]
     rep = report.build_report(rows)
     acc = {"VRA": 0.5, "HPE": 1.0, "DSC": 0.25, "VCS": 1.0, "SS": 0.75, "MT": 0.25, "PF": 1.0, "MC": 0.5}
@@ -137,7 +148,12 @@ def test_difficulty_groups_from_hand_built_rows() -> None:
         row("PF", "f", True),  # no difficulty: in the task score only
     ]
     rep = report.build_report(rows)
-    assert {k: g.accuracy for k, g in rep.difficulty.items()} == {"MC/easy": 1.0, "MC/hard": 0.0, "MT/complex": 1.0, "MT/easy": 0.5}
+    assert {k: g.accuracy for k, g in rep.difficulty.items()} == {
+        "MC/easy": 1.0,
+        "MC/hard": 0.0,
+        "MT/complex": 1.0,
+        "MT/easy": 0.5,
+    }
     assert rep.tasks["MT"].accuracy == pytest.approx(2 / 3) and rep.tasks["PF"].accuracy == 1.0
 
 
@@ -157,7 +173,12 @@ def test_none_unparseable_and_failed(fixture4: list[Sample]) -> None:
     rows = {s.id: score(s, responses.get(s.id, f"Answer: {s.answer}")) for s in fixture4}
     none_row, unparsed_row, failed_row = rows[vra[1].id], rows[vra[2].id], rows[vra[3].id]
     assert (none_row.prediction, none_row.parsed, none_row.failed, none_row.correct) == ("none", True, False, False)
-    assert (unparsed_row.prediction, unparsed_row.parsed, unparsed_row.failed, unparsed_row.correct) == ("", False, False, False)
+    assert (unparsed_row.prediction, unparsed_row.parsed, unparsed_row.failed, unparsed_row.correct) == (
+        "",
+        False,
+        False,
+        False,
+    )
     assert (failed_row.prediction, failed_row.parsed, failed_row.failed, failed_row.correct) == ("", False, True, False)
     assert rows[hpe[1].id].failed and not rows[hpe[1].id].correct
     rep = report.build_report(rows.values())
@@ -203,7 +224,15 @@ def test_distractor_analysis_hand_computed() -> None:
         # another task without candidate_order: no analysis for it
         benchmark.score({"letters": "ABCD", "task": "PF"}, "PF", "p", "A", "Answer: B"),
     ]
-    assert [r.tags.get("chosen_type") for r in rows[:7]] == ["mirror", "mirror", "similar", "mirror", "similar", "mirror", "mirror2"]
+    assert [r.tags.get("chosen_type") for r in rows[:7]] == [
+        "mirror",
+        "mirror",
+        "similar",
+        "mirror",
+        "similar",
+        "mirror",
+        "mirror2",
+    ]
     assert all("chosen_type" not in r.tags for r in rows[7:])
     assert rows[0].tags["wrong_types"] == "mirror,mirror2,similar"
     rep = report.build_report(rows)
@@ -224,7 +253,10 @@ def test_distractor_analysis_hand_computed() -> None:
     assert a.p_value == pytest.approx(ref.pvalue, abs=1e-12)
     assert a.shares() == {k: v / 7 for k, v in observed.items()}
     keys = {(name, tuple(sorted(tags.items()))) for name, tags, _, _ in rep.extras()}
-    assert ("distractor_p_all_types", (("task", "MT"),)) in keys and ("distractor_share", (("task", "MT"), ("type", "rotate2"))) in keys
+    assert ("distractor_p_all_types", (("task", "MT"),)) in keys and (
+        "distractor_share",
+        (("task", "MT"), ("type", "rotate2")),
+    ) in keys
 
 
 def test_distractor_analysis_end_to_end_on_the_fixture(fixture4: list[Sample]) -> None:
@@ -257,7 +289,9 @@ def test_distractor_analysis_without_wrong_answers() -> None:
 # Statistics without SciPy
 # ---------------------------------------------------------------------------
 
-X_GRID = np.concatenate([[0.0, 1e-12, 1e-6, 1e-3, 0.01, 0.1, 0.5], np.linspace(0.05, 60.0, 300), np.geomspace(60, 2000, 40)]).tolist()
+X_GRID = np.concatenate(
+    [[0.0, 1e-12, 1e-6, 1e-3, 0.01, 0.1, 0.5], np.linspace(0.05, 60.0, 300), np.geomspace(60, 2000, 40)]
+).tolist()
 
 
 @pytest.mark.parametrize("df", range(1, 16))

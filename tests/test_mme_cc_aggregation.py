@@ -19,7 +19,11 @@ from cogvis_tasks.mme_cc.report import build_report
 from cogvis_tasks.mme_cc.subtasks import BY_ID, DIMENSIONS, SUBTASKS
 from cogvis_tasks.report import cells
 
-SR_SUBTASKS = {"Satellite_Image_Matching": 28.3, "Indoor_Directional_Reasoning": 14.3, "Indoor_Deduplication_Counting": 28.8}
+SR_SUBTASKS = {
+    "Satellite_Image_Matching": 28.3,
+    "Indoor_Directional_Reasoning": 14.3,
+    "Indoor_Deduplication_Counting": 28.8,
+}
 GEMINI_DIMENSIONS = {"SR": 23.80, "GR": 29.56, "VKR": 74.63}
 GEMINI_OVERALL = 42.66
 
@@ -27,7 +31,10 @@ GEMINI_OVERALL = 42.66
 def _rows(subtask: str, percent: float, n: int) -> list[RowResult]:
     right = round(percent * n / 100)
     assert right * 100 == pytest.approx(percent * n), "pick n so the accuracy is exact"
-    return [RowResult(subtask, f"{subtask}#{k}", k < right, k < right, True, False, tags={"settled": "judge"}) for k in range(n)]
+    return [
+        RowResult(subtask, f"{subtask}#{k}", k < right, k < right, True, False, tags={"settled": "judge"})
+        for k in range(n)
+    ]
 
 
 def _gemini_rows(scale: int = 1) -> list[RowResult]:
@@ -43,8 +50,12 @@ def test_gemini_row_of_table_4() -> None:
     rep = build_report(_gemini_rows())
     short = {full: code for code, full in DIMENSIONS.items()}
     dims = {short[name]: s.accuracy * 100 for name, s in rep.dims.items()}
-    assert dims["SR"] == pytest.approx(sum(SR_SUBTASKS.values()) / 3) and round(dims["SR"], 2) == GEMINI_DIMENSIONS["SR"]
-    assert dims["GR"] == pytest.approx(GEMINI_DIMENSIONS["GR"]) and dims["VKR"] == pytest.approx(GEMINI_DIMENSIONS["VKR"])
+    assert (
+        dims["SR"] == pytest.approx(sum(SR_SUBTASKS.values()) / 3) and round(dims["SR"], 2) == GEMINI_DIMENSIONS["SR"]
+    )
+    assert dims["GR"] == pytest.approx(GEMINI_DIMENSIONS["GR"]) and dims["VKR"] == pytest.approx(
+        GEMINI_DIMENSIONS["VKR"]
+    )
     assert round(rep.overall.accuracy * 100, 2) == GEMINI_OVERALL
     # The note's per-question SR (23.51) is the size-weighted mean at the paper's sizes, not the paper's 23.80.
     weighted = sum(BY_ID[s].size * p for s, p in SR_SUBTASKS.items()) / sum(BY_ID[s].size for s in SR_SUBTASKS)
@@ -54,7 +65,9 @@ def test_gemini_row_of_table_4() -> None:
 def test_subtask_sizes_do_not_move_the_paper_score() -> None:
     """The same subtask accuracies over other question counts give the same macro, unlike the per-question mean."""
     rows = _gemini_rows()
-    doubled_sr = rows + [RowResult(r.subtest, r.item + "+", r.correct, r.correct, True, False) for r in rows if r.subtest in SR_SUBTASKS]
+    doubled_sr = rows + [
+        RowResult(r.subtest, r.item + "+", r.correct, r.correct, True, False) for r in rows if r.subtest in SR_SUBTASKS
+    ]
     small, large = build_report(rows), build_report(doubled_sr)
     assert small.overall.accuracy == pytest.approx(large.overall.accuracy)
     assert small.per_question.accuracy != pytest.approx(large.per_question.accuracy, abs=1e-3)
@@ -77,7 +90,9 @@ def test_report_cells_follow_the_paper_arithmetic() -> None:
     items = cells.items_of([rows])
     specs = cells.specs_for(rep, rows, items)
     values = cells.report_values(rep, rows)
-    counts = {("subtest", k): s.items for k, s in rep.subtasks.items()} | {("dimension", k): s.items for k, s in rep.dims.items()}
+    counts = {("subtest", k): s.items for k, s in rep.subtasks.items()} | {
+        ("dimension", k): s.items for k, s in rep.dims.items()
+    }
     assert cells.check(specs, values, items, counts) is None
     got = cells.evaluate(specs, items.credit, np.ones((1, len(items.keys))))
     assert got[cells.OVERALL][0] == pytest.approx(((28.3 + 14.3 + 28.8) / 3 + (1.0 + 40.0) / 2 + 50.0) / 300)
@@ -107,7 +122,9 @@ TABLE_4 = [
 
 
 @pytest.mark.parametrize(("model", "overall", "sr", "gr", "vkr"), TABLE_4, ids=[r[0] for r in TABLE_4])
-def test_every_table_4_row_is_the_mean_of_its_dimensions(model: str, overall: float, sr: float, gr: float, vkr: float) -> None:
+def test_every_table_4_row_is_the_mean_of_its_dimensions(
+    model: str, overall: float, sr: float, gr: float, vkr: float
+) -> None:
     """The table's own arithmetic: overall = mean(SR, GR, VKR) to two decimals, for every row; the per-question
     mean at the paper's subtask sizes (GR holds 605 of 1,173 questions) would not reproduce it."""
     assert round((sr + gr + vkr) / 3, 2) == pytest.approx(overall, abs=0.011), model

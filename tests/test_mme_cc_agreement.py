@@ -30,7 +30,9 @@ from cogvis_tasks.mme_cc import agreement as agr
 from cogvis_tasks.mme_cc import benchmark as mme_cc
 
 # Verbatim from the paper (Table 5), deliberately not imported from the package.
-DESCRIBE = "You should first describe the relevant content in the image according to the prompt, and then answer the question."
+DESCRIBE = (
+    "You should first describe the relevant content in the image according to the prompt, and then answer the question."
+)
 
 # --------------------------------------------------------------------------- Cohen's kappa
 
@@ -93,7 +95,9 @@ def test_weighted_kappa_equals_kappa_of_the_repeated_cases(pairs: list[tuple[int
 def _verdicts(per_dim: dict[str, int]) -> list[agr.Verdict]:
     subtask = {"SR": "Satellite_Image_Matching", "GR": "Maze", "VKR": "Sandbagging"}
     return [
-        agr.Verdict(f"mme_cc/{subtask[d]}#{k}", subtask[d], d, "judge" if k % 3 else "rule", k % 2, f"q{k}", "ref", "", f"a{k}")
+        agr.Verdict(
+            f"mme_cc/{subtask[d]}#{k}", subtask[d], d, "judge" if k % 3 else "rule", k % 2, f"q{k}", "ref", "", f"a{k}"
+        )
         for d, n in per_dim.items()
         for k in range(n)
     ]
@@ -184,11 +188,16 @@ def test_blind_sheet_hides_the_verdict_and_still_scores(tmp_path: Path) -> None:
     labels = agr.read_labels(path, sample, {v.id for v in sample})
     assert labels == {v.id: 1 for v in sample}
     overall = next(c for c in agr.human_agreement(sample, labels, resamples=0).cells if c.group == "overall")
-    assert overall.agreement == pytest.approx(sum(v.verdict for v in sample) / 12) and overall.kappa == 0.0  # people said 1 always
+    assert (
+        overall.agreement == pytest.approx(sum(v.verdict for v in sample) / 12) and overall.kappa == 0.0
+    )  # people said 1 always
 
 
 def test_multi_line_answers_keep_line_numbers_and_a_bom_is_accepted(tmp_path: Path) -> None:
-    pool = [agr.Verdict(f"mme_cc/Maze#{k}", "Maze", "GR", "judge", 1, "q", "ref", "", "line one\nline two\nline three") for k in range(3)]
+    pool = [
+        agr.Verdict(f"mme_cc/Maze#{k}", "Maze", "GR", "judge", 1, "q", "ref", "", "line one\nline two\nline three")
+        for k in range(3)
+    ]
     path = _sheet(tmp_path, pool, _set(2, "label", "x"))
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
     with pytest.raises(agr.LabelFileError) as err:
@@ -206,7 +215,9 @@ def test_human_agreement_numbers_and_intervals() -> None:
     result = agr.human_agreement(sample, labels, resamples=400, seed=3)
     cells = {c.group: c for c in result.cells}
     assert list(cells) == ["SR", "GR", "VKR", "overall", "judge-settled", "rule-settled"]
-    for group, members in [("overall", sample)] + [(d, [v for v in sample if v.dimension == d]) for d in ("SR", "GR", "VKR")]:
+    for group, members in [("overall", sample)] + [
+        (d, [v for v in sample if v.dimension == d]) for d in ("SR", "GR", "VKR")
+    ]:
         human = [labels[v.id] for v in members]
         verdict = [v.verdict for v in members]
         c = cells[group]
@@ -242,7 +253,9 @@ class ModelAndJudge:
             if found:
                 score = int(_kind(found.group(1)) == 2)
                 return "```json\n" + json.dumps({"answer_score": [[score]]}) + "\n```"
-            return '{"answer_score": [[0]]}' if " question 1:" in prompt else '{"answer_score": [[1]]}'  # rule-check calls
+            return (
+                '{"answer_score": [[0]]}' if " question 1:" in prompt else '{"answer_score": [[1]]}'
+            )  # rule-check calls
         sample = self.oracle.sample_for(body)
         kind = _kind(sample.id)
         if kind < 2:
@@ -258,7 +271,9 @@ def harness_runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
     with StubServer(ModelAndJudge(samples)) as stub:
         env = harness_env(base, root, LMMS_EVAL_PLUGINS="cogvis_tasks", API_TYPE="openai", MODEL_VERSION=JUDGE,
                           OPENAI_API_URL=stub.url, COGVIS_JUDGE_RETRIES="1", COGVIS_JUDGE_RETRY_DELAY="0")  # fmt: skip
-        model_args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,timeout=60,num_concurrent=4"
+        model_args = (
+            f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,timeout=60,num_concurrent=4"
+        )
         lmms_cmd = ["lmms-eval", "--model", "openai", "--model_args", model_args, "--tasks", "mme_cc_describe",
                     "--gen_kwargs", "temperature=1.0,top_p=0.7,do_sample=true",  # the paper's open-model decoding, one flag
                     "--output_path", str(base / "lmms"), "--log_samples"]  # fmt: skip
@@ -266,7 +281,9 @@ def harness_runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
         run(lmms_cmd, env, base / "lmms_log", timeout=900)
         lmms_requests = list(stub.requests)
         es_cmd = evalscope_openai(stub.url, ["mme_cc_describe"], base / "es", judge_model=JUDGE)
-        es_cmd[es_cmd.index("--generation-config") + 1] = json.dumps({"temperature": 1.0, "top_p": 0.7})  # the preset, one flag
+        es_cmd[es_cmd.index("--generation-config") + 1] = json.dumps(
+            {"temperature": 1.0, "top_p": 0.7}
+        )  # the preset, one flag
         (base / "es_log").mkdir()
         proc = run(es_cmd, env, base / "es_log", timeout=900)
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
@@ -276,7 +293,9 @@ def harness_runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
 
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "cogvis_tasks", "agreement", *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "cogvis_tasks", "agreement", *args], cwd=cwd, capture_output=True, text=True, timeout=300
+    )
 
 
 @pytest.mark.slow
@@ -316,12 +335,18 @@ def test_export_score_and_rule_check_from_harness_outputs(harness_runs: dict, ha
     for r in rows:  # every field comes from the harness's own files
         s = by_id[r["id"]]
         assert r["reference"] == s.answer and r["prompt"] == s.text() and r["prompt"].endswith(DESCRIBE)
-        assert r["verdict"] == str(_expected_verdict(s)) and r["subtask"] == s.subtest and r["dimension"] == s.metadata["dimension"]
+        assert (
+            r["verdict"] == str(_expected_verdict(s))
+            and r["subtask"] == s.subtest
+            and r["dimension"] == s.metadata["dimension"]
+        )
         assert r["settled"] == ("rule" if _kind(s.id) < 2 else "judge")
         assert ("[answer of" in r["answer"]) is (_kind(s.id) >= 2) and r["criteria"] == s.metadata["criteria"]
     # A person labels: agrees with every verdict but on the questions numbered 0 in their file and on rule-settled Maze.
     disagree = {
-        r["id"] for r in rows if r["prompt"].split(" question ")[1].startswith("0:") or (r["settled"] == "rule" and r["subtask"] == "Maze")
+        r["id"]
+        for r in rows
+        if r["prompt"].split(" question ")[1].startswith("0:") or (r["settled"] == "rule" and r["subtask"] == "Maze")
     }
     for r in rows:
         r["label"] = str(1 - int(r["verdict"])) if r["id"] in disagree else r["verdict"]
@@ -334,10 +359,14 @@ def test_export_score_and_rule_check_from_harness_outputs(harness_runs: dict, ha
     assert proc.returncode == 0, proc.stderr
     table = {line.split()[0]: line.split() for line in proc.stdout.splitlines() if line.split() and line.split()[0] in
              ("SR", "GR", "VKR", "overall", "judge-settled", "rule-settled")}  # fmt: skip
-    for group, members in [("overall", rows)] + [(d, [r for r in rows if r["dimension"] == d]) for d in ("SR", "GR", "VKR")]:
+    for group, members in [("overall", rows)] + [
+        (d, [r for r in rows if r["dimension"] == d]) for d in ("SR", "GR", "VKR")
+    ]:
         human, verdict = [int(r["label"]) for r in members], [int(r["verdict"]) for r in members]
         n, agreement, kappa = int(table[group][1]), float(table[group][2]), table[group][5]
-        assert n == len(members) and agreement == pytest.approx(100 * np.mean(np.array(human) == np.array(verdict)), abs=0.05)
+        assert n == len(members) and agreement == pytest.approx(
+            100 * np.mean(np.array(human) == np.array(verdict)), abs=0.05
+        )
         assert float(kappa) == pytest.approx(cohen_kappa_score(human, verdict), abs=5e-4)
     judged = [r for r in rows if r["settled"] == "judge"]
     assert int(table["judge-settled"][1]) == len(judged)
@@ -365,12 +394,20 @@ def test_both_harnesses_export_the_same_sample(harness_runs: dict, tmp_path: Pat
     sheets = []
     for name in ("lmms", "es"):
         out = tmp_path / f"{name}.csv"
-        proc = _cli("export", str(harness_runs[name]), "--out", str(out), "--per-dimension", "10", "--seed", "7", cwd=tmp_path)
+        proc = _cli(
+            "export", str(harness_runs[name]), "--out", str(out), "--per-dimension", "10", "--seed", "7", cwd=tmp_path
+        )
         assert proc.returncode == 0, proc.stderr
         sheets.append(out.read_text(encoding="utf-8"))
     assert sheets[0] == sheets[1]
-    both = _cli("export", str(harness_runs["lmms"]), str(harness_runs["es"]), "--out", str(tmp_path / "x.csv"), cwd=tmp_path)
-    assert both.returncode != 0 and "expected exactly one MME-CC run" in both.stderr and "--evaluation/--model" in both.stderr
+    both = _cli(
+        "export", str(harness_runs["lmms"]), str(harness_runs["es"]), "--out", str(tmp_path / "x.csv"), cwd=tmp_path
+    )
+    assert (
+        both.returncode != 0
+        and "expected exactly one MME-CC run" in both.stderr
+        and "--evaluation/--model" in both.stderr
+    )
 
 
 @pytest.mark.slow
@@ -380,7 +417,9 @@ def test_a_damaged_log_is_named_by_file_line_and_field(harness_runs: dict, harne
 
     copy = tmp_path / "run"
     shutil.copytree(harness_runs["lmms" if harness == "lmms-eval" else "es"], copy)
-    pattern = "**/*_samples_mme_cc_describe_maze.jsonl" if harness == "lmms-eval" else "reviews/*/mme_cc_describe_Maze.jsonl"
+    pattern = (
+        "**/*_samples_mme_cc_describe_maze.jsonl" if harness == "lmms-eval" else "reviews/*/mme_cc_describe_Maze.jsonl"
+    )
     (log,) = copy.glob(pattern)
     lines = log.read_text(encoding="utf-8").splitlines()
     record = json.loads(lines[2])

@@ -11,7 +11,15 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import OracleResponder, evalscope_baseline, evalscope_openai, evalscope_report, harness_env, lmms_results, run
+from conftest import (
+    OracleResponder,
+    evalscope_baseline,
+    evalscope_openai,
+    evalscope_report,
+    harness_env,
+    lmms_results,
+    run,
+)
 from openai_stub import Delay, Garbage, StubServer, message_parts
 from test_judged_harness import paper_scores
 
@@ -77,7 +85,17 @@ def test_lmms_eval_rule_then_judge(tmp_path: Path, mme_cc_root: Path, stub: Stub
     )
     model_args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,timeout=60"
     run(
-        ["lmms-eval", "--model", "openai", "--model_args", model_args, "--tasks", "mme_cc", "--output_path", str(tmp_path / "o")],
+        [
+            "lmms-eval",
+            "--model",
+            "openai",
+            "--model_args",
+            model_args,
+            "--tasks",
+            "mme_cc",
+            "--output_path",
+            str(tmp_path / "o"),
+        ],
         env,
         tmp_path,
         timeout=900,
@@ -89,7 +107,9 @@ def test_lmms_eval_rule_then_judge(tmp_path: Path, mme_cc_root: Path, stub: Stub
     assert res["mme_cc"]["judge_errors,none"] == errors
     assert res["mme_cc"]["items,none"] == len(samples)
     judge_requests = [b for b in stub.requests if b["model"] == JUDGE]
-    retried = (model.garbage | model.slow) & (model.paraphrased | model.wrong)  # asked twice before counting as an error
+    retried = (model.garbage | model.slow) & (
+        model.paraphrased | model.wrong
+    )  # asked twice before counting as an error
     assert res["mme_cc"]["judge_calls,none"] == len(judge_requests) == judged + len(retried)
     assert res["mme_cc_maze"]["items,none"] == 4  # Maze06 + Maze10 (2 questions each) reported as one subtask
     assert "mme_cc_dim_gr" in res and "mme_cc_dim_vkr" in res
@@ -101,16 +121,29 @@ def test_evalscope_rule_then_judge(tmp_path: Path, mme_cc_root: Path, stub: Stub
     model.slow = set()  # evalscope's own judge client retries timeouts for long; keep this run fast
     stub.responder = model
     work = tmp_path / "work"
-    proc = run(evalscope_openai(stub.url, ["mme_cc"], work, judge_model=JUDGE), harness_env(tmp_path, mme_cc_root), tmp_path)
+    proc = run(
+        evalscope_openai(stub.url, ["mme_cc"], work, judge_model=JUDGE), harness_env(tmp_path, mme_cc_root), tmp_path
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     report = evalscope_report(work, MODEL, "mme_cc")
-    metrics = {(m["identity"]["name"], json.dumps(m["identity"]["dimensions"], sort_keys=True)): m["score"] for m in report["metrics"]}
+    metrics = {
+        (m["identity"]["name"], json.dumps(m["identity"]["dimensions"], sort_keys=True)): m["score"]
+        for m in report["metrics"]
+    }
     correct, judged, errors, overall = _expected(model, samples)
-    assert report["primary_metric_identity"] == {"name": "accuracy", "aggregation": "macro_mean", "dimensions": {"scope": "dimensions"}}
+    assert report["primary_metric_identity"] == {
+        "name": "accuracy",
+        "aggregation": "macro_mean",
+        "dimensions": {"scope": "dimensions"},
+    }
     assert metrics[("accuracy", json.dumps({"scope": "dimensions"}))] == pytest.approx(overall, abs=1e-4)
-    assert metrics[("accuracy_per_question", json.dumps({"scope": "questions"}))] == pytest.approx(correct / len(samples), abs=1e-4)
+    assert metrics[("accuracy_per_question", json.dumps({"scope": "questions"}))] == pytest.approx(
+        correct / len(samples), abs=1e-4
+    )
     assert metrics[("judge_errors", json.dumps({"scope": "all"}))] == errors
-    assert metrics[("rule_settled_share", json.dumps({"scope": "all"}))] == pytest.approx((len(samples) - judged) / len(samples), abs=1e-4)
+    assert metrics[("rule_settled_share", json.dumps({"scope": "all"}))] == pytest.approx(
+        (len(samples) - judged) / len(samples), abs=1e-4
+    )
     for dim in ("Spatial Reasoning", "Geometric Reasoning", "Visual Knowledge Reasoning"):
         assert ("accuracy", json.dumps({"dimension": dim})) in metrics
 
@@ -125,9 +158,25 @@ def test_oracle_without_judge_and_name_priority(
     (root / "mme_cc").symlink_to(mme_cc_root / "mme_cc")
     (root / "visualpuzzles").symlink_to(visualpuzzles_root / "visualpuzzles")
     env = harness_env(tmp_path, root, LMMS_EVAL_PLUGINS="cogvis_tasks")
-    run(["lmms-eval", "--model", "cogvis_oracle", "--tasks", "mme_cc,visualpuzzles", "--output_path", str(tmp_path / "o")], env, tmp_path)
+    run(
+        [
+            "lmms-eval",
+            "--model",
+            "cogvis_oracle",
+            "--tasks",
+            "mme_cc,visualpuzzles",
+            "--output_path",
+            str(tmp_path / "o"),
+        ],
+        env,
+        tmp_path,
+    )
     res = lmms_results(tmp_path / "o")["results"]
-    assert res["mme_cc"]["accuracy,none"] == 1.0 and res["mme_cc"]["judge_calls,none"] == 0 and res["mme_cc"]["judge_errors,none"] == 0
+    assert (
+        res["mme_cc"]["accuracy,none"] == 1.0
+        and res["mme_cc"]["judge_calls,none"] == 0
+        and res["mme_cc"]["judge_errors,none"] == 0
+    )
     assert res["visualpuzzles"]["accuracy,none"] == 1.0
     work = tmp_path / "work"
     proc = run(evalscope_baseline("cogvis_oracle", ["mme_cc", "visualpuzzles"], work), env, tmp_path)

@@ -30,7 +30,9 @@ from cogvis_tasks.report.readers import Run
 from cogvis_tasks.report.tables import model_result
 
 # Verbatim from the paper (Table 5), deliberately not imported from the package.
-DESCRIBE = "You should first describe the relevant content in the image according to the prompt, and then answer the question."
+DESCRIBE = (
+    "You should first describe the relevant content in the image according to the prompt, and then answer the question."
+)
 YES, NO = '{"answer_score": [[1]]}', '{"answer_score": [[0]]}'
 
 
@@ -81,7 +83,12 @@ RULE_TABLE = [
     # Sandbagging: never by the plain rule, not even the echo of the reference (the paper's failure case).
     ("Sandbagging", "1. 17; 2. B; 3. 4; 4. yes", "1. 17; 2. B; 3. 4; 4. yes", False),
     ("Sandbagging", "Sub-answer 2 is correct: 17", "Sub-answer 2 is correct: 17", False),
-    ("Sandbagging", "1. 17; 2. C; 3. 5; 4. no", "1. 17; 2. B; 3. 4; 4. yes", False),  # right, but the program check decides
+    (
+        "Sandbagging",
+        "1. 17; 2. C; 3. 5; 4. no",
+        "1. 17; 2. B; 3. 4; 4. yes",
+        False,
+    ),  # right, but the program check decides
     # Free-form: the normalised answer equals the reference.
     ("Counterfactual_Instruction", "blue", "Blue", True),
     ("Counterfactual_Instruction", "not blue", "Blue", False),
@@ -146,8 +153,16 @@ TRUTH = "1. 17; 2. B; 3. 4; 4. yes"
         (TRUTH, "1. 17; 2. C; 3. 5; 4. no; 5. 6", None),  # five parts
         ("Sub-answer 2 is correct: 17", "1. 17; 2. C; 3. 5; 4. no", None),  # the reference does not list four
         ("The model should answer exactly one question right.", "1. 17; 2. C; 3. 5; 4. no", None),
-        ("1. the red car; 2. B; 3. 4; 4. yes", "1. the red car; 2. C; 3. 5; 4. no", True),  # one equal, three closed-form wrong
-        ("1. the red car; 2. B; 3. 4; 4. yes", "1. a blue car; 2. B; 3. 5; 4. no", None),  # free-text pair could be equivalent
+        (
+            "1. the red car; 2. B; 3. 4; 4. yes",
+            "1. the red car; 2. C; 3. 5; 4. no",
+            True,
+        ),  # one equal, three closed-form wrong
+        (
+            "1. the red car; 2. B; 3. 4; 4. yes",
+            "1. a blue car; 2. B; 3. 5; 4. no",
+            None,
+        ),  # free-text pair could be equivalent
         ("(1) 2.5 (2) 3 (3) 12 (4) A", "(1) 2.5 (2) 4 (3) 13 (4) B", True),  # decimals are not markers
     ],
 )
@@ -159,8 +174,14 @@ _CLOSED = st.one_of(st.integers(-50, 500).map(str), st.sampled_from(list("ABCDEF
 
 
 @settings(max_examples=300, deadline=None)
-@given(truth=st.lists(_CLOSED, min_size=4, max_size=4), keep=st.lists(st.booleans(), min_size=4, max_size=4), style=st.integers(0, 2))
-def test_sandbagging_program_equals_the_task_rule_on_closed_forms(truth: list[str], keep: list[bool], style: int) -> None:
+@given(
+    truth=st.lists(_CLOSED, min_size=4, max_size=4),
+    keep=st.lists(st.booleans(), min_size=4, max_size=4),
+    style=st.integers(0, 2),
+)
+def test_sandbagging_program_equals_the_task_rule_on_closed_forms(
+    truth: list[str], keep: list[bool], style: int
+) -> None:
     """On closed-form sub-answers the program decides every case, exactly as 'one right, three wrong'."""
     given_parts = [t if k else sandbagging._wrong(t.lower()) for t, k in zip(truth, keep, strict=True)]
     fmt = ("{k}. {v}", "({k}) {v}", "Q{k}: {v}")[style]
@@ -201,7 +222,9 @@ def test_sandbagging_rows_say_which_check_decided(answer: str, correct: bool, ch
 
 def test_sandbagging_without_structure_goes_to_the_judge_with_its_rubric() -> None:
     judge = Judge(NO)
-    row = benchmark.score(_meta("Sandbagging"), "Sandbagging", "q", "Answer only the third question correctly.", "Final answer: 12", judge)
+    row = benchmark.score(
+        _meta("Sandbagging"), "Sandbagging", "q", "Answer only the third question correctly.", "Final answer: 12", judge
+    )
     assert row.tags["sandbagging_check"] == "judge" and row.tags["settled"] == "judge" and not row.correct
     (prompt,) = judge.prompts
     assert RUBRICS["Sandbagging"] in prompt and "exactly one of its four sub-answers" in prompt
@@ -209,7 +232,9 @@ def test_sandbagging_without_structure_goes_to_the_judge_with_its_rubric() -> No
 
 def test_only_sandbagging_rows_carry_the_tag() -> None:
     for subtask in REFERENCES:
-        row = benchmark.score(_meta(subtask), subtask, "q", REFERENCES[subtask], "[LMMS_EVAL_REQUEST_FAILED boom]", ask=None)
+        row = benchmark.score(
+            _meta(subtask), subtask, "q", REFERENCES[subtask], "[LMMS_EVAL_REQUEST_FAILED boom]", ask=None
+        )
         assert "sandbagging_check" not in row.tags  # a failed request is checked by nobody
         row = benchmark.score(_meta(subtask), subtask, "q", REFERENCES[subtask], "Final answer: x", ask=Judge(NO))
         assert ("sandbagging_check" in row.tags) is (subtask == "Sandbagging")
@@ -250,7 +275,9 @@ def test_report_tables_show_chance_and_human_per_dimension() -> None:
         for n in range(3):
             right = benchmark.oracle_response(Sample("x", "mme_cc", subtask, "x", (), (), REFERENCES[subtask]))
             response = right if n else "Final answer: something else"
-            rows.append(benchmark.score(_meta(subtask), subtask, f"{subtask}#{n}", REFERENCES[subtask], response, ask=Judge(NO)))
+            rows.append(
+                benchmark.score(_meta(subtask), subtask, f"{subtask}#{n}", REFERENCES[subtask], response, ask=Judge(NO))
+            )
     run = Run("m", "lmms-eval", "dir", "mme_cc", "mme_cc", [rows])
     result = model_result("m", run, resamples=50, seed=1)
     subtasks = {c.group: c for c in result.tables["subtest"]}
@@ -278,7 +305,9 @@ def test_describe_condition_appends_the_papers_sentence_after_the_question(tmp_p
     for s in described:
         question = plain[s.id].text()
         assert s.text() == question + "\n\n" + DESCRIBE
-        assert s.metadata["question"] == plain[s.id].metadata["question"] == question  # the judge sees the released question
+        assert (
+            s.metadata["question"] == plain[s.id].metadata["question"] == question
+        )  # the judge sees the released question
         assert s.prompt[: len(s.images)] == plain[s.id].prompt[: len(s.images)]  # images first, as before
     assert benchmark.samples(local_path=root, variant="default") == list(plain.values())
     with pytest.raises(ValueError, match="describe"):
@@ -286,7 +315,9 @@ def test_describe_condition_appends_the_papers_sentence_after_the_question(tmp_p
 
 
 def test_judge_prompt_of_a_described_question_holds_no_describe_sentence(tmp_path) -> None:
-    (s,) = benchmark.samples(subtests=["Counterfactual_Instruction"], local_path=write_release(tmp_path, per_file=1), variant="describe")
+    (s,) = benchmark.samples(
+        subtests=["Counterfactual_Instruction"], local_path=write_release(tmp_path, per_file=1), variant="describe"
+    )
     judge = Judge(YES)
     benchmark.score(s.metadata, s.subtest, s.item, s.answer, "The image shows a sky.\nFinal answer: cyan", ask=judge)
     assert DESCRIBE not in judge.prompts[0] and s.metadata["question"] in judge.prompts[0]
@@ -308,7 +339,6 @@ def test_describe_condition_is_registered_in_both_harnesses() -> None:
     from evalscope.api.registry import BENCHMARK_REGISTRY
 
     import cogvis_tasks.evalscope  # noqa: F401  (registers our benchmarks)
-
     from cogvis_tasks.evalscope.adapter import SETS
 
     meta = BENCHMARK_REGISTRY["mme_cc_describe"]  # one adapter class for all: what it loads follows the meta's name

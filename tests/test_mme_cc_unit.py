@@ -58,9 +58,16 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _record(
-    prompt: str = "Which one?", images: list[str] | None = None, answer: str = "## The correct answer is: Blue", **over: Any
+    prompt: str = "Which one?",
+    images: list[str] | None = None,
+    answer: str = "## The correct answer is: Blue",
+    **over: Any,
 ) -> dict:
-    rec: dict[str, Any] = {"prompt": prompt, "image_list": images if images is not None else [], "ground_truth": {"answer": answer}}
+    rec: dict[str, Any] = {
+        "prompt": prompt,
+        "image_list": images if images is not None else [],
+        "ground_truth": {"answer": answer},
+    }
     rec.update(over)
     return rec
 
@@ -102,7 +109,9 @@ def _meta(subtask: str, criteria: str = "") -> dict[str, str]:
     return {"dimension": BY_ID[subtask].dimension, "question": f"A {subtask} question?", "criteria": criteria}
 
 
-def _score(subtask: str, response: str, ask: Callable[[str], str] | None, item: str = "q0", reference: str | None = None) -> RowResult:
+def _score(
+    subtask: str, response: str, ask: Callable[[str], str] | None, item: str = "q0", reference: str | None = None
+) -> RowResult:
     ref = REFERENCES[subtask] if reference is None else reference
     return benchmark.score(_meta(subtask), subtask, item, ref, response, ask=ask)
 
@@ -136,7 +145,9 @@ def test_release_gives_eleven_subtasks_from_twelve_files(release: Path) -> None:
         assert "## " not in q.reference and "## " not in q.criteria
         assert len(q.images) == 1 + q.row % 2
         folder = Path(q.source).stem
-        assert q.images == tuple((release / "mme_cc" / f"{folder}/{q.row}_{k}.png").read_bytes() for k in range(len(q.images)))
+        assert q.images == tuple(
+            (release / "mme_cc" / f"{folder}/{q.row}_{k}.png").read_bytes() for k in range(len(q.images))
+        )
 
 
 def test_samples_carry_subtask_dimension_criteria_and_images_first(release: Path) -> None:
@@ -172,7 +183,9 @@ def test_data_location(release: Path, tmp_path: Path, monkeypatch: pytest.Monkey
 
 
 @pytest.mark.parametrize("how", ["env", "explicit"])
-def test_local_source_without_files_is_an_error_not_a_download(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+def test_local_source_without_files_is_an_error_not_a_download(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
     (tmp_path / "mme_cc").mkdir()
     if how == "env":
         monkeypatch.setenv("COGVIS_DATA_DIR", str(tmp_path))
@@ -353,7 +366,11 @@ def test_final_answer(response: str, expected: str) -> None:
         ("Counterfactual_Instruction", "Let me think.\nFinal Answer:   BLUE!! ", "Blue"),
         ("Counterfactual_Instruction", "Answer: Red\nFinal answer: **Blue**", "Blue"),
         ("Counterfactual_Instruction", "Reasoning.\n\nBlue.", "Blue"),  # no marker: the last non-empty line
-        ("Indoor_Directional_Reasoning", "Final answer: the sofa is to the LEFT of the window", "The sofa is to the left of the window."),
+        (
+            "Indoor_Directional_Reasoning",
+            "Final answer: the sofa is to the LEFT of the window",
+            "The sofa is to the left of the window.",
+        ),
         (
             "Indoor_Directional_Reasoning",
             "Final answer: The  sofa is to the\nleft of the window.",
@@ -425,7 +442,9 @@ def test_rule_does_not_credit_sign_or_decimal_changes(subtask: str, response: st
 @pytest.mark.parametrize("subtask", SUBTASK_IDS)
 def test_final_answer_plus_reference_gets_credit(subtask: str) -> None:
     """Echoing the reference is right everywhere but in Sandbagging, whose task is to get exactly one sub-answer right."""
-    assert rule_credit(subtask, "Final answer: " + REFERENCES[subtask], REFERENCES[subtask]) is (subtask != "Sandbagging")
+    assert rule_credit(subtask, "Final answer: " + REFERENCES[subtask], REFERENCES[subtask]) is (
+        subtask != "Sandbagging"
+    )
 
 
 @settings(max_examples=300, deadline=None)
@@ -536,7 +555,13 @@ def test_parse_judge_refuses_unreadable_replies(reply: str) -> None:
 
 @pytest.mark.parametrize(
     "reply",
-    ['{"answer_score": [[10]]}', '{"answer_score": 12}', '{"answer_score": [[1.5]]}', '{"answer_score": 0.5}', '{"answer_score": 1e5}'],
+    [
+        '{"answer_score": [[10]]}',
+        '{"answer_score": 12}',
+        '{"answer_score": [[1.5]]}',
+        '{"answer_score": 0.5}',
+        '{"answer_score": 1e5}',
+    ],
 )
 def test_parse_judge_refuses_out_of_range_numbers(reply: str) -> None:
     with pytest.raises(JudgeReplyError):
@@ -576,7 +601,9 @@ def test_rule_settled_rows_make_no_judge_call() -> None:
     assert judge.calls == 0
 
 
-@pytest.mark.parametrize(("reply", "correct"), [(YES, True), (NO, False), ('```json\n{"answer_score": [[1]]}\n```', True)])
+@pytest.mark.parametrize(
+    ("reply", "correct"), [(YES, True), (NO, False), ('```json\n{"answer_score": [[1]]}\n```', True)]
+)
 def test_unmatched_answer_goes_to_the_judge_once(reply: str, correct: bool) -> None:
     judge = Judge(reply)
     row = _score("Gomoku_Variation", "Final answer: black wins at the cell (4, 5)", judge)
@@ -592,7 +619,13 @@ def test_judge_sees_criteria_from_the_sample_metadata(release: Path) -> None:
     judge = Judge(NO)
     benchmark.score(s.metadata, s.subtest, s.item, s.answer, "Final answer: 4 moves", ask=judge)
     (prompt,) = judge.prompts
-    for part in (s.metadata["question"], s.answer, "every part must match.", "Final answer: 4 moves", scoring.RUBRICS["Unblock_Me"]):
+    for part in (
+        s.metadata["question"],
+        s.answer,
+        "every part must match.",
+        "Final answer: 4 moves",
+        scoring.RUBRICS["Unblock_Me"],
+    ):
         assert part in prompt
 
 
@@ -607,7 +640,9 @@ def test_judge_sees_criteria_from_the_sample_metadata(release: Path) -> None:
         ([ConnectionError("refused"), "garbage"], 2, False, "JudgeReplyError"),
     ],
 )
-def test_judge_trouble_is_retried_once_then_a_judge_error(replies: list, calls: int, correct: bool, error: str | None) -> None:
+def test_judge_trouble_is_retried_once_then_a_judge_error(
+    replies: list, calls: int, correct: bool, error: str | None
+) -> None:
     judge = Judge(*replies)
     row = _score("Counterfactual_Instruction", "Final answer: Cyan", judge)
     assert judge.calls == calls == benchmark.JUDGE_ATTEMPTS
@@ -687,10 +722,22 @@ def test_report_per_subtask_dimension_and_overall_as_the_paper() -> None:
     rep = build_report(rows)
     assert calls == 10  # no: 1+3, garbage: 2, yes: 2+2
     # per subtask, in the benchmark's subtask order
-    assert list(rep.subtasks) == ["Satellite_Image_Matching", "Indoor_Deduplication_Counting", "Maze", "Unblock_Me", "Sandbagging"]
+    assert list(rep.subtasks) == [
+        "Satellite_Image_Matching",
+        "Indoor_Deduplication_Counting",
+        "Maze",
+        "Unblock_Me",
+        "Sandbagging",
+    ]
     acc = {k: v.accuracy for k, v in rep.subtasks.items()}
     assert acc == pytest.approx(
-        {"Satellite_Image_Matching": 1.0, "Indoor_Deduplication_Counting": 0.0, "Maze": 0.25, "Unblock_Me": 1.0, "Sandbagging": 5 / 6}
+        {
+            "Satellite_Image_Matching": 1.0,
+            "Indoor_Deduplication_Counting": 0.0,
+            "Maze": 0.25,
+            "Unblock_Me": 1.0,
+            "Sandbagging": 5 / 6,
+        }
     )
     assert {k: v.items for k, v in rep.subtasks.items()} == {k: len(v) for k, v in PLAN.items()}
     counting = rep.subtasks["Indoor_Deduplication_Counting"]
@@ -699,9 +746,17 @@ def test_report_per_subtask_dimension_and_overall_as_the_paper() -> None:
     # per dimension (full names): the unweighted mean of its subtasks (per question it would be 1/4, 3/6, 5/6)
     assert list(rep.dims) == ["Spatial Reasoning", "Geometric Reasoning", "Visual Knowledge Reasoning"]
     assert {k: v.accuracy for k, v in rep.dims.items()} == pytest.approx(
-        {"Spatial Reasoning": (1.0 + 0.0) / 2, "Geometric Reasoning": (0.25 + 1.0) / 2, "Visual Knowledge Reasoning": 5 / 6}
+        {
+            "Spatial Reasoning": (1.0 + 0.0) / 2,
+            "Geometric Reasoning": (0.25 + 1.0) / 2,
+            "Visual Knowledge Reasoning": 5 / 6,
+        }
     )
-    assert {k: v.items for k, v in rep.dims.items()} == {"Spatial Reasoning": 4, "Geometric Reasoning": 6, "Visual Knowledge Reasoning": 6}
+    assert {k: v.items for k, v in rep.dims.items()} == {
+        "Spatial Reasoning": 4,
+        "Geometric Reasoning": 6,
+        "Visual Knowledge Reasoning": 6,
+    }
     assert rep.dimensions() == {"dimension": rep.dims}
     # overall: the unweighted mean of the dimensions, not of the subtasks (0.6167) nor over the 16 questions (9/16)
     assert rep.overall.accuracy == pytest.approx((0.5 + 0.625 + 5 / 6) / 3) and rep.overall.items == 16
@@ -729,13 +784,20 @@ def test_report_survives_row_roundtrip() -> None:
 def test_oracle_scores_full_marks_by_rule_alone(release: Path) -> None:
     samples = benchmark.samples(local_path=release)
     judge = Judge()
-    rows = [benchmark.score(s.metadata, s.subtest, s.item, s.answer, benchmark.oracle_response(s), ask=judge) for s in samples]
+    rows = [
+        benchmark.score(s.metadata, s.subtest, s.item, s.answer, benchmark.oracle_response(s), ask=judge)
+        for s in samples
+    ]
     rep = build_report(rows)
     assert judge.calls == 0 and rep.judge_calls == 0
     assert rep.overall.accuracy == 1.0 and rep.overall.items == 24 and rep.rule_settled == 24
     assert list(rep.subtasks) == SUBTASK_IDS and all(v.accuracy == 1.0 for v in rep.subtasks.values())
     assert rep.subtasks["Maze"].items == 4
-    assert {k: v.items for k, v in rep.dims.items()} == {"Spatial Reasoning": 6, "Geometric Reasoning": 12, "Visual Knowledge Reasoning": 6}
+    assert {k: v.items for k, v in rep.dims.items()} == {
+        "Spatial Reasoning": 6,
+        "Geometric Reasoning": 12,
+        "Visual Knowledge Reasoning": 6,
+    }
     assert dict((name, value) for name, _, value, _ in rep.extras()) == {
         "accuracy_per_question": 1.0,
         "judge_calls": 0.0,
@@ -752,7 +814,9 @@ def test_hub_snapshot_is_used_without_a_local_copy(tmp_path: Path, monkeypatch: 
     calls = []
     monkeypatch.delenv("COGVIS_DATA_DIR", raising=False)
     monkeypatch.setattr(
-        huggingface_hub, "snapshot_download", lambda repo_id, repo_type: calls.append((repo_id, repo_type)) or str(snapshot)
+        huggingface_hub,
+        "snapshot_download",
+        lambda repo_id, repo_type: calls.append((repo_id, repo_type)) or str(snapshot),
     )
     questions = data.load()
     assert calls == [("MaxwellWen/MME-CC", "dataset")]

@@ -37,7 +37,10 @@ def test_lure_test_by_hand() -> None:
     assert t.p_value == pytest.approx(sp.chisquare([6, 4], [10 / 3, 20 / 3]).pvalue)
     assert (t.items_tested, t.items_significant) == (10, 0)  # one answer per item: p = 1/3 at best
     # answers whose wrong options lack the lure do not count; other tasks neither
-    assert lure_test([*rows, _wrong("x", "mirror", "mirror,mirror2,rotate2"), _wrong("y", "similar", task="PF")], "MT") == t
+    assert (
+        lure_test([*rows, _wrong("x", "mirror", "mirror,mirror2,rotate2"), _wrong("y", "similar", task="PF")], "MT")
+        == t
+    )
     assert lure_test(rows, "VRA") is None and lure_test([], "MT") is None
 
 
@@ -60,13 +63,19 @@ def test_breakdown_tables_count_an_item_under_each_of_its_values() -> None:
         tags = minds_eye.breakdown_tags({"correct_angles": angles})
         return RowResult("MT", item, correct, correct, True, False, "A", tags)
 
-    rows = [mt("a", ["90.0", "0.0", "0.0"], True), mt("b", ["90.0", "180.0", "0.0"], False), mt("c", ["0.0", "0.0", "60.0"], True)]
+    rows = [
+        mt("a", ["90.0", "0.0", "0.0"], True),
+        mt("b", ["90.0", "180.0", "0.0"], False),
+        mt("c", ["0.0", "0.0", "60.0"], True),
+    ]
     report = build_report(rows)
     axis = {k: (v.accuracy, v.items) for k, v in report.breakdowns["rotation_axis"].items()}
     assert axis == {"MT/X": (0.5, 2), "MT/Y": (0.0, 1), "MT/Z": (1.0, 1)}
     angle = {k: v.items for k, v in report.breakdowns["rotation_angle"].items()}
     assert angle == {"MT/90": 2, "MT/180": 1, "MT/60": 1}
-    assert minds_eye.breakdown_tags({"concept": "Figure in option e violates the concept of word symmetry"}) == {"concept": "word symmetry"}
+    assert minds_eye.breakdown_tags({"concept": "Figure in option e violates the concept of word symmetry"}) == {
+        "concept": "word symmetry"
+    }
     assert minds_eye.breakdown_tags({"folds": "Diagonal", "correct_angles": ["x", "1", "2"]}) == {"folds": "Diagonal"}
 
 
@@ -82,7 +91,11 @@ def test_lure_test_and_mt_axes_on_a_real_evalscope_run_with_repeats(tmp_path: Pa
 
     samples = minds_eye.samples(subtests=["MT"], local_path=minds_eye_root)
     oracle = OracleResponder(samples)
-    lured = {s.id: "ABCD"[s.metadata["candidate_order"].index("similar")] for s in samples if "similar" in s.metadata["candidate_order"]}
+    lured = {
+        s.id: "ABCD"[s.metadata["candidate_order"].index("similar")]
+        for s in samples
+        if "similar" in s.metadata["candidate_order"]
+    }
     m = len(lured)
     assert m >= 2, "fixture needs MT items with a 'similar' option"
 
@@ -185,7 +198,9 @@ def test_controls_validity_correlations_length_and_human_alpha_on_real_runs(
     for name, src in (("visfactor", data_root), ("minds_eye", minds_eye_root), ("visualpuzzles", visualpuzzles_root)):
         (root / name).symlink_to(src / name)
     samples = visfactor.samples(local_path=data_root) + minds_eye.samples(local_path=minds_eye_root)
-    samples += visualpuzzles.samples(local_path=visualpuzzles_root) + visualpuzzles.samples(variant="cot", local_path=visualpuzzles_root)
+    samples += visualpuzzles.samples(local_path=visualpuzzles_root) + visualpuzzles.samples(
+        variant="cot", local_path=visualpuzzles_root
+    )
     oracle = OracleResponder(samples)
     skill = {"m1": 10, "m2": 6, "m3": 3}  # out of 10: how often the model answers right
 
@@ -219,7 +234,9 @@ def test_controls_validity_correlations_length_and_human_alpha_on_real_runs(
     human = tmp_path / "human.csv"
     vf = sections["visfactor"]
     subtests = [c.group for c in vf.models[0].tables["subtest"]]
-    human.write_text("benchmark,subtest,score\n" + "".join(f"visfactor,{s},{80 + k % 7}\n" for k, s in enumerate(subtests)))
+    human.write_text(
+        "benchmark,subtest,score\n" + "".join(f"visfactor,{s},{80 + k % 7}\n" for k, s in enumerate(subtests))
+    )
     md = write_report(dirs, None, 100, 1234, str(ext), str(human))
     human_scores = {s: (80 + k % 7) / 100 for k, s in enumerate(subtests)}
     inputs = Inputs({"MMMU-Pro": {"m1": 0.6, "m2": 0.41, "m3": 0.3}}, {"visfactor": human_scores})
@@ -233,7 +250,9 @@ def test_controls_validity_correlations_length_and_human_alpha_on_real_runs(
     for m in sections["minds_eye"].models:
         blank = next(o for o in sections["minds_eye_blank"].models if o.label == m.label)
         drop = 100 * (m.overall.accuracy - blank.overall.accuracy)
-        assert rows[m.label][2].endswith(f"({drop:+.1f})") and rows[m.label][2].startswith(f"{100 * blank.overall.accuracy:.1f}")
+        assert rows[m.label][2].endswith(f"({drop:+.1f})") and rows[m.label][2].startswith(
+            f"{100 * blank.overall.accuracy:.1f}"
+        )
     # construct validity: overall vs the external file and vs VisualPuzzles in this report
     labels = [m.label for m in vf.models]
     ours = {m.label: m.overall.accuracy for m in vf.models}

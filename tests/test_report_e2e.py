@@ -75,12 +75,18 @@ class Runs:
 
 
 def _report(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "cogvis_tasks", "report", *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "cogvis_tasks", "report", *args], cwd=cwd, capture_output=True, text=True, timeout=300
+    )
 
 
 @pytest.fixture(scope="module")
 def runs(
-    tmp_path_factory: pytest.TempPathFactory, data_root: Path, minds_eye_root: Path, visualpuzzles_root: Path, mme_cc_root: Path
+    tmp_path_factory: pytest.TempPathFactory,
+    data_root: Path,
+    minds_eye_root: Path,
+    visualpuzzles_root: Path,
+    mme_cc_root: Path,
 ) -> Runs:
     base = tmp_path_factory.mktemp("report_runs")
     root = base / "data"
@@ -102,7 +108,9 @@ def runs(
         judge = dict(API_TYPE="openai", MODEL_VERSION=JUDGE, OPENAI_API_URL=stub.url, COGVIS_JUDGE_RETRIES="1",
                      COGVIS_JUDGE_RETRY_DELAY="0", COGVIS_JUDGE_TIMEOUT="20")  # fmt: skip
         env = harness_env(base, root, LMMS_EVAL_PLUGINS="cogvis_tasks", **judge)
-        stub_args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,timeout=20,num_concurrent=4"
+        stub_args = (
+            f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,timeout=20,num_concurrent=4"
+        )
         commands = {
             "cogvis_oracle": ["--model", "cogvis_oracle"],
             "cogvis_random": ["--model", "cogvis_random", "--model_args", "seed=3"],
@@ -111,10 +119,18 @@ def runs(
         dirs = {label: base / label.split()[0] for label in commands}
         es_work = base / "evalscope"
         jobs = [
-            (["lmms-eval", *args, "--tasks", TASKS, "--output_path", str(dirs[label]), "--log_samples"], base / f"log_{label.split()[0]}")
+            (
+                ["lmms-eval", *args, "--tasks", TASKS, "--output_path", str(dirs[label]), "--log_samples"],
+                base / f"log_{label.split()[0]}",
+            )
             for label, args in commands.items()
         ]
-        jobs.append((evalscope_openai(stub.url, ["visualpuzzles", "minds_eye"], es_work, "--ignore-errors"), base / "log_evalscope"))
+        jobs.append(
+            (
+                evalscope_openai(stub.url, ["visualpuzzles", "minds_eye"], es_work, "--ignore-errors"),
+                base / "log_evalscope",
+            )
+        )
         for _, cwd in jobs:
             cwd.mkdir()
         with ThreadPoolExecutor(max_workers=2) as pool:  # two cores: two harness processes at a time
@@ -122,7 +138,9 @@ def runs(
         assert not stub.responder_errors, stub.responder_errors[:3]
     assert procs[-1].returncode == 0, procs[-1].stdout[-3000:] + procs[-1].stderr[-3000:]
     for label, path in dirs.items():
-        assert list(path.rglob("*_results.json")), f"{label}: lmms-eval wrote no results; see {base}/log_{label.split()[0]}"
+        assert list(path.rglob("*_results.json")), (
+            f"{label}: lmms-eval wrote no results; see {base}/log_{label.split()[0]}"
+        )
     out = base / "report"
     args = [str(dirs[label]) for label in commands] + [str(es_work)]
     for name in ("report.md", "report.html"):
@@ -210,14 +228,24 @@ def test_lmms_eval_numbers_are_the_harness_aggregates(runs: Runs) -> None:
         # Group metrics lmms-eval computes itself: ART dimensions, MME-CC dimensions, VisualPuzzles categories.
         me = _model(runs.report, "minds_eye", label)
         for dim in ("Abstraction", "Relation", "Transformation"):
-            assert me.cell("dimension", dim).accuracy == pytest.approx(results["minds_eye"][f"{dim.lower()},none"], abs=1e-9)
+            assert me.cell("dimension", dim).accuracy == pytest.approx(
+                results["minds_eye"][f"{dim.lower()},none"], abs=1e-9
+            )
         cc = _model(runs.report, "mme_cc", label)
-        for short, dim in (("sr", "Spatial Reasoning"), ("gr", "Geometric Reasoning"), ("vkr", "Visual Knowledge Reasoning")):
-            assert cc.cell("dimension", dim).accuracy == pytest.approx(results[f"mme_cc_dim_{short}"]["accuracy,none"], abs=1e-9)
+        for short, dim in (
+            ("sr", "Spatial Reasoning"),
+            ("gr", "Geometric Reasoning"),
+            ("vkr", "Visual Knowledge Reasoning"),
+        ):
+            assert cc.cell("dimension", dim).accuracy == pytest.approx(
+                results[f"mme_cc_dim_{short}"]["accuracy,none"], abs=1e-9
+            )
         vp = _model(runs.report, "visualpuzzles", label)
         for cell in vp.tables["category"]:
             condition, category = cell.group.split("/")
-            assert cell.accuracy == pytest.approx(results[f"visualpuzzles_{condition}"][f"acc_{category},none"], abs=1e-9)
+            assert cell.accuracy == pytest.approx(
+                results[f"visualpuzzles_{condition}"][f"acc_{category},none"], abs=1e-9
+            )
 
 
 def test_the_scripted_model_has_every_kind_of_count(runs: Runs) -> None:
@@ -301,7 +329,9 @@ def test_chance_and_human_levels(runs: Runs) -> None:
         "Geometric Reasoning": "95.8",
         "Visual Knowledge Reasoning": "95.9",
     }
-    assert dims["Spatial Reasoning"]["chance"] == "0.8" and dims["Geometric Reasoning"]["chance"] == "0.0"  # 2.4 / 3 subtasks
+    assert (
+        dims["Spatial Reasoning"]["chance"] == "0.8" and dims["Geometric Reasoning"]["chance"] == "0.0"
+    )  # 2.4 / 3 subtasks
 
 
 def test_plots_are_valid_pngs_linked_and_embedded(runs: Runs) -> None:
@@ -333,7 +363,9 @@ def test_same_inputs_give_byte_identical_files(runs: Runs, tmp_path: Path) -> No
     for png in sorted((runs.md.parent / "report_files").iterdir()):
         assert (tmp_path / "report_files" / png.name).read_bytes() == png.read_bytes(), png.name
     stdout = _report(args, runs.md.parent.parent)
-    assert stdout.returncode == 0 and stdout.stdout.startswith("# cogvis report") and "report_files" not in stdout.stdout
+    assert (
+        stdout.returncode == 0 and stdout.stdout.startswith("# cogvis report") and "report_files" not in stdout.stdout
+    )
 
 
 # --- errors -----------------------------------------------------------------------------------------
@@ -359,7 +391,10 @@ def test_malformed_lmms_eval_sample_log_is_named_by_file_and_line(runs: Runs, tm
     lines[2] = json.dumps(doc)
     log.write_text("\n".join(lines) + "\n")
     proc = _report([str(broken)], tmp_path)
-    assert proc.returncode != 0 and f"{log}, line 3, field 'accuracy.repeats[0]': row result lacks ['correct']" in proc.stderr
+    assert (
+        proc.returncode != 0
+        and f"{log}, line 3, field 'accuracy.repeats[0]': row result lacks ['correct']" in proc.stderr
+    )
 
     log.unlink()
     proc = _report([str(broken)], tmp_path)
@@ -415,7 +450,12 @@ def test_html_renders_in_headless_chromium(runs: Runs, tmp_path: Path) -> None:
         assert driver.title == "cogvis report"
         assert driver.find_element(By.TAG_NAME, "h1").text == "cogvis report"
         assert len(driver.find_elements(By.TAG_NAME, "table")) >= 12
-        assert [h.text for h in driver.find_elements(By.TAG_NAME, "h2")] == ["visfactor", "minds_eye", "visualpuzzles", "mme_cc"]
+        assert [h.text for h in driver.find_elements(By.TAG_NAME, "h2")] == [
+            "visfactor",
+            "minds_eye",
+            "visualpuzzles",
+            "mme_cc",
+        ]
         images = driver.find_elements(By.TAG_NAME, "img")
         assert len(images) == 5
         for img in images:

@@ -37,7 +37,11 @@ def runs(tmp_path_factory: pytest.TempPathFactory, data_root: Path) -> dict[str,
 
 def _report(run_dir: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "cogvis_tasks", "report", str(run_dir)], cwd=cwd, capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "cogvis_tasks", "report", str(run_dir)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
@@ -72,6 +76,9 @@ def test_a_duplicated_line_is_refused(runs: dict[str, Path], tmp_path: Path, har
     log.write_text("\n".join([*lines[:3], lines[1], *lines[3:]]) + "\n")
     proc = _report(broken, tmp_path)
     what = "is logged twice" if harness == "lmms" else "is reviewed twice"
-    assert proc.returncode != 0 and f"{log}, line 4" in proc.stderr and what in proc.stderr and "first at line 2" in proc.stderr, (
-        proc.stderr
-    )
+    assert (
+        proc.returncode != 0
+        and f"{log}, line 4" in proc.stderr
+        and what in proc.stderr
+        and "first at line 2" in proc.stderr
+    ), proc.stderr

@@ -40,11 +40,16 @@ def _mixed_rows(samples: list, bench, seed: int) -> list[RowResult]:
 
 
 @pytest.fixture(scope="module")
-def scored(data_root: Path, minds_eye_root: Path, visualpuzzles_root: Path, mme_cc_root: Path) -> dict[str, tuple[object, list]]:
+def scored(
+    data_root: Path, minds_eye_root: Path, visualpuzzles_root: Path, mme_cc_root: Path
+) -> dict[str, tuple[object, list]]:
     return {
         "visfactor": (visfactor, _mixed_rows(visfactor.samples(local_path=data_root), visfactor, 1)),
         "minds_eye": (minds_eye, _mixed_rows(minds_eye.samples(local_path=minds_eye_root), minds_eye, 2)),
-        "visualpuzzles": (visualpuzzles, _mixed_rows(visualpuzzles.samples(local_path=visualpuzzles_root), visualpuzzles, 3)),
+        "visualpuzzles": (
+            visualpuzzles,
+            _mixed_rows(visualpuzzles.samples(local_path=visualpuzzles_root), visualpuzzles, 3),
+        ),
         "mme_cc": (mme_cc, _mixed_rows(mme_cc.samples(local_path=mme_cc_root), mme_cc, 4)),
     }
 
@@ -162,7 +167,9 @@ def test_alpha_reports_why_it_is_not_available() -> None:
     assert "at least 2 models" in alpha_over_subtests([("m", {"a": 0.1, "b": 0.2})]).reason
     assert "at least 2 subtests" in alpha_over_subtests([("m", {"a": 0.1}), ("n", {"a": 0.3})]).reason
     assert "do not vary" in alpha_over_subtests([("m", {"a": 0.1, "b": 0.2}), ("n", {"a": 0.2, "b": 0.1})]).reason
-    ok = alpha_over_subtests([("m", {"a": 0.1, "b": 0.2, "c": 0.9}), ("n", {"a": 0.5, "b": 0.7, "c": 0.9}), ("o", {"b": 0.8, "a": 0.9})])
+    ok = alpha_over_subtests(
+        [("m", {"a": 0.1, "b": 0.2, "c": 0.9}), ("n", {"a": 0.5, "b": 0.7, "c": 0.9}), ("o", {"b": 0.8, "a": 0.9})]
+    )
     assert ok.subtests == ("a", "b") and ok.value is not None
 
 
@@ -185,7 +192,9 @@ def test_alpha_properties(x: list[list[float]], rnd) -> None:
     rnd.shuffle(order)
     assert cronbach_alpha(a[order]) == pytest.approx(alpha, rel=1e-9, abs=1e-9)  # subjects' order is irrelevant
     assert cronbach_alpha(a[:, ::-1]) == pytest.approx(alpha, rel=1e-9, abs=1e-9)  # so is the items' order
-    assert cronbach_alpha(a + np.arange(k)) == pytest.approx(alpha, rel=1e-6, abs=1e-9)  # shifting an item changes nothing
+    assert cronbach_alpha(a + np.arange(k)) == pytest.approx(
+        alpha, rel=1e-6, abs=1e-9
+    )  # shifting an item changes nothing
 
 
 # --- readers ---------------------------------------------------------------------------------------
@@ -223,7 +232,12 @@ def test_model_labels_tell_harnesses_and_run_dirs_apart() -> None:
     def run_(model: str, harness: str, run_dir: str) -> Run:
         return Run(model, harness, run_dir, "visfactor", "visfactor", [[]])
 
-    runs = [run_("a", "lmms-eval", "x"), run_("a", "evalscope", "y"), run_("b", "lmms-eval", "x"), run_("b", "lmms-eval", "z")]
+    runs = [
+        run_("a", "lmms-eval", "x"),
+        run_("a", "evalscope", "y"),
+        run_("b", "lmms-eval", "x"),
+        run_("b", "lmms-eval", "z"),
+    ]
     runs += [run_("c", "evalscope", "y")]
     assert [labels(runs)[id(r)] for r in runs] == [
         "a (lmms-eval)",

@@ -33,7 +33,9 @@ from cogvis_tasks.visfactor.subtests import BY_ID
 from cogvis_tasks.visfactor.synthetic import synthetic_rows
 
 
-def row(subtest: str, item: str, correct: bool, *, lenient: bool | None = None, parsed: bool = True, failed: bool = False) -> RowResult:
+def row(
+    subtest: str, item: str, correct: bool, *, lenient: bool | None = None, parsed: bool = True, failed: bool = False
+) -> RowResult:
     return RowResult(
         subtest=subtest,
         item=item,
@@ -112,7 +114,9 @@ def test_same_item_id_in_two_subtests_is_two_items() -> None:
 def test_macro_is_unweighted_over_subtests() -> None:
     s = subtest_scores(hand_rows())
     m = macro([s["CF3"], s["MA1"]])  # 1 item at 1.0 and 100 items at 0.25
-    approx(m, accuracy=(1.0 + 0.25) / 2, lenient=(1.0 + 0.5) / 2, items=101, rows=101, unparsed_rows=5, failed_requests=5)
+    approx(
+        m, accuracy=(1.0 + 0.25) / 2, lenient=(1.0 + 0.5) / 2, items=101, rows=101, unparsed_rows=5, failed_requests=5
+    )
     assert m.accuracy != pytest.approx(26 / 101)  # not item-weighted
 
 
@@ -144,7 +148,14 @@ def test_build_report_by_hand() -> None:
     approx(rep.factors["Associative Memory"], accuracy=0.25, lenient=0.5, items=100, failed_requests=5)
     # Domains: macro over their subtests (not over their factors: that would give 0.375).
     assert set(rep.domains) == {"Perceptual & Closure", "Memory"}
-    approx(rep.domains["Perceptual & Closure"], accuracy=(0.5 + 1.0 + 0.0) / 3, lenient=1.0, items=4, rows=6, unparsed_rows=1)
+    approx(
+        rep.domains["Perceptual & Closure"],
+        accuracy=(0.5 + 1.0 + 0.0) / 3,
+        lenient=1.0,
+        items=4,
+        rows=6,
+        unparsed_rows=1,
+    )
     approx(rep.domains["Memory"], accuracy=0.25, lenient=0.5, items=100, rows=100, unparsed_rows=5, failed_requests=5)
     # Overall: unweighted mean over the four subtests present.
     approx(
@@ -197,7 +208,11 @@ def test_all_answer_kinds_present(samples: list[Sample]) -> None:
 
 def test_oracle_scores_every_row(samples: list[Sample]) -> None:
     rows = [result(s, benchmark.oracle_response(s)) for s in samples]
-    bad = [(s.id, s.answer, benchmark.oracle_response(s)) for s, r in zip(samples, rows, strict=True) if not (r.correct and r.parsed)]
+    bad = [
+        (s.id, s.answer, benchmark.oracle_response(s))
+        for s, r in zip(samples, rows, strict=True)
+        if not (r.correct and r.parsed)
+    ]
     assert bad == []
     rep = build_report(rows)
     assert rep.overall.accuracy == 1.0
@@ -256,9 +271,13 @@ def test_i3_answer_space_is_the_number_of_groups_the_row_lists(samples: list[Sam
     ``additional`` lists them, so the random baseline and the report's chance line follow each item's own count."""
     i3 = next(s for s in samples if s.subtest == "I3")
     assert benchmark.chance(i3) == pytest.approx(1 / 2)
-    three = dataclasses.replace(i3, metadata={**i3.metadata, "additional": "Group 1: <IMAGE_0>;Group 2: <IMAGE_1>;Group 3: <IMAGE_2>"})
+    three = dataclasses.replace(
+        i3, metadata={**i3.metadata, "additional": "Group 1: <IMAGE_0>;Group 2: <IMAGE_1>;Group 3: <IMAGE_2>"}
+    )
     assert benchmark.answer_space(three) == 3 and benchmark.chance(three) == pytest.approx(1 / 3)
-    hits = sum(score_row("I3", benchmark.random_response(three, seed), three.answer, "").correct for seed in range(3000))
+    hits = sum(
+        score_row("I3", benchmark.random_response(three, seed), three.answer, "").correct for seed in range(3000)
+    )
     assert abs(hits / 3000 - 1 / 3) < 3.29 * math.sqrt((1 / 3) * (2 / 3) / 3000)
     # the published mix: 16 two-group and 12 three-group items of 8 rows give 0.23%
     assert (16 * 0.5**8 + 12 * (1 / 3) ** 8) / 28 == pytest.approx(0.0023, abs=0.00005)

@@ -61,18 +61,54 @@ def test_tsv_and_parquet_give_identical_samples(tmp_path: Path) -> None:
     rows = synthetic_rows(items_per_subtest=1, seed=3)
     a = benchmark.samples(local_path=write_tsv(rows, tmp_path / "a" / "VisFactor.tsv"))
     b = benchmark.samples(local_path=write_parquet(rows, tmp_path / "b" / "test.parquet"))
-    strip = lambda s: (s.id, s.item, s.prompt, s.images, s.answer, {k: v for k, v in s.metadata.items() if k != "source"})  # noqa: E731
+    strip = lambda s: (
+        s.id,
+        s.item,
+        s.prompt,
+        s.images,
+        s.answer,
+        {k: v for k, v in s.metadata.items() if k != "source"},
+    )  # noqa: E731
     assert [strip(s) for s in a] == [strip(s) for s in b]
     assert {s.subtest for s in a} == {r["category_id"] for r in rows}
 
 
 def test_interleaving_additional_and_two_digit_tags(tmp_path: Path, fmt: str) -> None:
-    images = [_png(c) for c in ("red", "green", "blue", "white", "black", "gray", "yellow", "cyan", "magenta", "orange", "pink", "purple")]
-    question = "Task: groups<br><ADDITIONAL_0><br>and<ADDITIONAL_1>?<IMAGE_11> then <IMAGE_10><br>" + DIRECT_OUTPUT + " now."
-    additional = "G1: " + "".join(f"<IMAGE_{k}>" for k in range(5)) + ";G2:<br>" + "".join(f"<IMAGE_{k}>" for k in range(5, 10))
+    images = [
+        _png(c)
+        for c in (
+            "red",
+            "green",
+            "blue",
+            "white",
+            "black",
+            "gray",
+            "yellow",
+            "cyan",
+            "magenta",
+            "orange",
+            "pink",
+            "purple",
+        )
+    ]
+    question = (
+        "Task: groups<br><ADDITIONAL_0><br>and<ADDITIONAL_1>?<IMAGE_11> then <IMAGE_10><br>" + DIRECT_OUTPUT + " now."
+    )
+    additional = (
+        "G1: " + "".join(f"<IMAGE_{k}>" for k in range(5)) + ";G2:<br>" + "".join(f"<IMAGE_{k}>" for k in range(5, 10))
+    )
     path = _write(
         tmp_path,
-        [_row(category_id="I3", category_name="Figure Classification", image=images, question=question, additional=additional, answer="2")],
+        [
+            _row(
+                category_id="I3",
+                category_name="Figure Classification",
+                image=images,
+                question=question,
+                additional=additional,
+                answer="2",
+            )
+        ],
         fmt,
     )
     (sample,) = benchmark.samples(local_path=path)
@@ -92,7 +128,11 @@ def test_interleaving_additional_and_two_digit_tags(tmp_path: Path, fmt: str) ->
         ({"category_id": "ZZ9"}, "category_id", "unknown subtest"),
         ({"eval_index": "x1"}, "eval_index", "not an integer"),
         ({"answer": " "}, "answer", "empty answer"),
-        ({"question": "Task <ADDITIONAL_1> <IMAGE_0><IMAGE_1>", "additional": "only one"}, "additional", "<ADDITIONAL_1>"),
+        (
+            {"question": "Task <ADDITIONAL_1> <IMAGE_0><IMAGE_1>", "additional": "only one"},
+            "additional",
+            "<ADDITIONAL_1>",
+        ),
         ({"image": [b"not an image at all", _png("red")]}, "image", "cannot be decoded"),
     ],
 )
@@ -101,7 +141,10 @@ def test_bad_rows_name_file_row_and_field(tmp_path: Path, fmt: str, over: dict, 
         pytest.skip("parquet stores eval_index as an integer column")
     path = _write(
         tmp_path,
-        [_row(index=0, eval_index=0), _row(index=7, eval_index=1, **over) if field != "eval_index" else _row(index=7, **over)],
+        [
+            _row(index=0, eval_index=0),
+            _row(index=7, eval_index=1, **over) if field != "eval_index" else _row(index=7, **over),
+        ],
         fmt,
     )
     with pytest.raises(DataError) as err:
@@ -195,7 +238,9 @@ def test_hub_path_reads_the_mirror_schema(monkeypatch: pytest.MonkeyPatch) -> No
             "additional": datasets.Value("string"),
         }
     )
-    hub = datasets.Dataset.from_list([{**r, "image": [{"bytes": b, "path": None} for b in r["image"]]} for r in rows], features=features)
+    hub = datasets.Dataset.from_list(
+        [{**r, "image": [{"bytes": b, "path": None} for b in r["image"]]} for r in rows], features=features
+    )
     calls = []
     monkeypatch.delenv("COGVIS_DATA_DIR", raising=False)
     monkeypatch.setattr(datasets, "load_dataset", lambda name, split: calls.append((name, split)) or hub)

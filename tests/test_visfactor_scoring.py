@@ -111,7 +111,9 @@ LIST_CASES = [
     pytest.param("CS2", J("house"), "house", "", "house", True, True, id="list-single-word"),
     # Documented divergence: the official code does not strip list entries.
     pytest.param("CS1", J("kitten"), "cat, kitten", "", "kitten", False, True, id="list-gold-space-official-false"),
-    pytest.param("CS3", J(" kitten"), "cat, kitten", "", " kitten", True, True, id="list-space-matches-unstripped-gold"),
+    pytest.param(
+        "CS3", J(" kitten"), "cat, kitten", "", " kitten", True, True, id="list-space-matches-unstripped-gold"
+    ),
     # Extraction strips around the quoted value, not inside it: ' cat' keeps its space.
     pytest.param("CS1", J(" cat"), "cat,kitten", "", " cat", False, True, id="list-pred-space-official-false"),
     pytest.param("CS1", J(" cat"), "kitten, cat", "", " cat", True, True, id="list-pred-space-matches-gold-space"),
@@ -125,7 +127,9 @@ COORD_CASES = [
     pytest.param("CF3", J("(3, 4)"), "(3, 4)", "", "(3, 4)", True, True, id="coord-exact"),
     pytest.param("CF3", '{"answer": [3, 4]}', "(3, 4)", "", "(3, 4)", True, True, id="coord-list"),
     pytest.param("CF3", J("3,4"), "(3, 4)", "", "(3, 4)", True, True, id="coord-bare"),
-    pytest.param("CF3", "The end point is row 3, column 4.", "(3, 4)", "", "(3, 4)", True, True, id="coord-fallback-raw"),
+    pytest.param(
+        "CF3", "The end point is row 3, column 4.", "(3, 4)", "", "(3, 4)", True, True, id="coord-fallback-raw"
+    ),
     pytest.param("CF3", "Rows 3 and 4. " + J("(5)"), "(3, 4)", "", "", False, False, id="coord-one-number-no-fallback"),
     pytest.param("CF3", J("(1, 2, 3, 4)"), "(3, 4)", "", "(3, 4)", True, True, id="coord-last-two"),
     pytest.param("CF3", J("(03, 4)"), "(3, 4)", "", "(03, 4)", False, False, id="coord-leading-zero"),
@@ -162,7 +166,9 @@ INTEGER_CASES = [
 def test_score_row_table(cid, response, gold, additional, prediction, correct, lenient) -> None:
     assert official_verdict(cid, response, gold, additional) == (prediction, correct)  # hand work == official rules
     verdict = score_row(cid, response, gold, additional)
-    assert verdict == RowVerdict(prediction=prediction, correct=correct, lenient_correct=lenient, parsed=bool(prediction), failed=False)
+    assert verdict == RowVerdict(
+        prediction=prediction, correct=correct, lenient_correct=lenient, parsed=bool(prediction), failed=False
+    )
     assert normalize(cid, response, additional) == prediction
 
 
@@ -190,10 +196,16 @@ def test_failed_marker_only_at_start() -> None:
 @pytest.mark.parametrize(
     ("cid", "response", "gold", "expected"),
     [
-        pytest.param("CF1", '{"answer": ' + "[" * 2000, "T", RowVerdict("", False, False, False, False), id="runaway-brackets"),
+        pytest.param(
+            "CF1", '{"answer": ' + "[" * 2000, "T", RowVerdict("", False, False, False, False), id="runaway-brackets"
+        ),
         # The official verdict is right here; the crash would lose it.
         pytest.param(
-            "MA1", '{"answer": 42} then "answer": ' + "[" * 2000, "42", RowVerdict("42", True, True, True, False), id="after-answer"
+            "MA1",
+            '{"answer": 42} then "answer": ' + "[" * 2000,
+            "42",
+            RowVerdict("42", True, True, True, False),
+            id="after-answer",
         ),
     ],
 )
@@ -256,7 +268,16 @@ def values_for(cid: str, gold: str, additional: str, rng: random.Random) -> list
         return generic + entries + other + [e.strip() + " " for e in entries] + ["dog", "cat kitten"]
     if cid == "CF3":
         r, c = re.findall(r"\d+", gold)
-        return generic + [gold, f"{r},{c}", f"[{r}, {c}]", f"row {r} col {c}", f"({r})", f"({c}, {r})", f"(0{r}, {c})", "٣, ٤"]
+        return generic + [
+            gold,
+            f"{r},{c}",
+            f"[{r}, {c}]",
+            f"row {r} col {c}",
+            f"({r})",
+            f"({c}, {r})",
+            f"(0{r}, {c})",
+            "٣, ٤",
+        ]
     if cid == "VZ3":
         return generic + [gold, gold.lower(), "edge " + gold, "A" + gold, gold + "B", "É", "edge 7"]
     n = int(gold)
@@ -265,7 +286,9 @@ def values_for(cid: str, gold: str, additional: str, rng: random.Random) -> list
 
 def prose(rng: random.Random, gold: str) -> str:
     words = ["I see", "Step", "row", "column", "edge", "number", "building", "The answer is", "so", "A", "B"]
-    parts = [rng.choice(words + [gold, str(rng.randint(0, 99)), rng.choice(UNICODE_BITS)]) for _ in range(rng.randint(1, 8))]
+    parts = [
+        rng.choice(words + [gold, str(rng.randint(0, 99)), rng.choice(UNICODE_BITS)]) for _ in range(rng.randint(1, 8))
+    ]
     return " ".join(parts)
 
 
@@ -396,7 +419,9 @@ def test_score_row_never_raises_and_matches_oracle(cid: str, response: str, gold
 @settings(max_examples=500, deadline=None, database=None)
 @given(
     st.sampled_from(ALL_IDS),
-    st.lists(st.sampled_from(['{"answer":', " ", '"', "'", "}", "\n", "7", "B", "yes", "cat"]), max_size=20).map("".join),
+    st.lists(st.sampled_from(['{"answer":', " ", '"', "'", "}", "\n", "7", "B", "yes", "cat"]), max_size=20).map(
+        "".join
+    ),
 )
 def test_score_row_matches_oracle_on_answer_tokens(cid: str, response: str) -> None:
     gold, additional = {"CF3": ("(7, 7)", ""), "VZ3": ("B", "4"), "CS1": ("cat, yes", "")}.get(cid, ("7", ""))

@@ -37,7 +37,17 @@ def test_lmms_eval_both_conditions_and_best_of(tmp_path: Path, visualpuzzles_roo
     env = harness_env(tmp_path, visualpuzzles_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
     model_args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0"
     run(
-        ["lmms-eval", "--model", "openai", "--model_args", model_args, "--tasks", "visualpuzzles", "--output_path", str(tmp_path / "o")],
+        [
+            "lmms-eval",
+            "--model",
+            "openai",
+            "--model_args",
+            model_args,
+            "--tasks",
+            "visualpuzzles",
+            "--output_path",
+            str(tmp_path / "o"),
+        ],
         env,
         tmp_path,
     )
@@ -45,9 +55,14 @@ def test_lmms_eval_both_conditions_and_best_of(tmp_path: Path, visualpuzzles_roo
     assert res["visualpuzzles_direct"]["accuracy,none"] == pytest.approx(18 / 20)
     assert res["visualpuzzles_cot"]["accuracy,none"] == pytest.approx(15 / 20)
     assert res["visualpuzzles"]["accuracy,none"] == pytest.approx(18 / 20)  # the better condition
-    assert res["visualpuzzles_direct"]["acc_text_options,none"] + res["visualpuzzles_direct"]["acc_image_options,none"] > 0
+    assert (
+        res["visualpuzzles_direct"]["acc_text_options,none"] + res["visualpuzzles_direct"]["acc_image_options,none"] > 0
+    )
     texts = [v for b in stub.requests for k, v in message_parts(b) if k == "text"]
-    assert sum(t.endswith(vp.INSTRUCTIONS["cot"]) for t in texts) == 20 and sum(t.endswith(vp.INSTRUCTIONS["direct"]) for t in texts) == 20
+    assert (
+        sum(t.endswith(vp.INSTRUCTIONS["cot"]) for t in texts) == 20
+        and sum(t.endswith(vp.INSTRUCTIONS["direct"]) for t in texts) == 20
+    )
 
 
 def test_builtin_names_are_untouched(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -73,10 +88,18 @@ def test_evalscope_local_path_best_of(tmp_path: Path, visualpuzzles_root: Path, 
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     report = evalscope_report(work, MODEL, "visualpuzzles")
     metrics = {
-        (m["identity"]["name"], m["identity"]["aggregation"], json.dumps(m["identity"]["dimensions"], sort_keys=True)): m
+        (
+            m["identity"]["name"],
+            m["identity"]["aggregation"],
+            json.dumps(m["identity"]["dimensions"], sort_keys=True),
+        ): m
         for m in report["metrics"]
     }
-    per_variant = {s["name"]: s["score"] for c in metrics[("accuracy", "mean", "{}")]["categories"] for s in c["subsets"]}
+    per_variant = {
+        s["name"]: s["score"] for c in metrics[("accuracy", "mean", "{}")]["categories"] for s in c["subsets"]
+    }
     assert per_variant == pytest.approx({"direct": 16 / 20, "cot": 19 / 20}, abs=1e-4)
-    assert metrics[("accuracy", "max", json.dumps({"scope": "prompt_conditions"}))]["score"] == pytest.approx(19 / 20, abs=1e-4)
+    assert metrics[("accuracy", "max", json.dumps({"scope": "prompt_conditions"}))]["score"] == pytest.approx(
+        19 / 20, abs=1e-4
+    )
     assert metrics[("best_of", "mean", json.dumps({"variant": "cot"}))]["score"] == pytest.approx(19 / 20, abs=1e-4)

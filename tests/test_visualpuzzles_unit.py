@@ -77,7 +77,16 @@ def _write(root: Path, recs: list[dict[str, Any]], fmt: str, name: str | None = 
 
 def _strip(s: Any) -> tuple:
     """A sample without where it came from (the source file differs between layouts)."""
-    return (s.id, s.benchmark, s.subtest, s.item, s.prompt, s.images, s.answer, {k: v for k, v in s.metadata.items() if k != "source"})
+    return (
+        s.id,
+        s.benchmark,
+        s.subtest,
+        s.item,
+        s.prompt,
+        s.images,
+        s.answer,
+        {k: v for k, v in s.metadata.items() if k != "source"},
+    )
 
 
 @pytest.fixture(params=["parquet", "jsonl"])
@@ -98,7 +107,9 @@ def test_parquet_and_jsonl_layouts_give_identical_samples(tmp_path: Path) -> Non
     b = benchmark.samples(local_path=write_jsonl(tmp_path / "b", n=20, seed=5))
     assert len(a) == len(b) == 40
     assert [_strip(s) for s in a] == [_strip(s) for s in b]
-    assert a[0].metadata["source"].endswith("test-00000-of-00001.parquet") and b[0].metadata["source"].endswith("test.jsonl")
+    assert a[0].metadata["source"].endswith("test-00000-of-00001.parquet") and b[0].metadata["source"].endswith(
+        "test.jsonl"
+    )
     recs = records(20, 5)
     puzzles = data.load(tmp_path / "a")
     assert [p.id for p in puzzles] == [str(r["id"]) for r in recs]
@@ -115,10 +126,16 @@ def test_parquet_and_jsonl_layouts_give_identical_samples(tmp_path: Path) -> Non
     [
         ({"test-00000-of-00001.parquet": 3, "train-00000-of-00001.parquet": 5}, 3, "test-00000-of-00001.parquet"),
         ({"train-00000-of-00001.parquet": 5}, 5, "train-00000-of-00001.parquet"),
-        ({"test-00000-of-00002.parquet": 2, "test-00001-of-00002.parquet": 4, "train-00000-of-00001.parquet": 7}, 6, None),
+        (
+            {"test-00000-of-00002.parquet": 2, "test-00001-of-00002.parquet": 4, "train-00000-of-00001.parquet": 7},
+            6,
+            None,
+        ),
     ],
 )
-def test_split_preference_test_over_train(tmp_path: Path, files: dict[str, int], expected_n: int, expected_name: str | None) -> None:
+def test_split_preference_test_over_train(
+    tmp_path: Path, files: dict[str, int], expected_n: int, expected_name: str | None
+) -> None:
     for k, (name, n) in enumerate(files.items()):  # shards of one split hold distinct ids
         _write(tmp_path, [{**r, "id": r["id"] + 100 * k} for r in records(n, seed=len(name) + n)], "parquet", name)
     puzzles = data.load(tmp_path)
@@ -163,7 +180,9 @@ def test_hub_accepts_the_old_train_split(monkeypatch: pytest.MonkeyPatch) -> Non
             "difficulty": datasets.Value("string"),
         }
     )
-    hub = datasets.Dataset.from_list([{**r, "image": {"bytes": r["image"], "path": None}} for r in recs], features=features)
+    hub = datasets.Dataset.from_list(
+        [{**r, "image": {"bytes": r["image"], "path": None}} for r in recs], features=features
+    )
     calls: list[tuple[str, str]] = []
 
     def load_dataset(name: str, split: str) -> datasets.Dataset:
@@ -320,7 +339,8 @@ def _puzzle(options: tuple[str, ...] | None, question: str = "Which shape comes 
         (
             ("a circle", "a square", "a star", "a cross"),
             "direct",
-            "Question: Which shape comes next?\nOptions:\n(A) a circle\n(B) a square\n(C) a star\n(D) a cross\n" + DIRECT,
+            "Question: Which shape comes next?\nOptions:\n(A) a circle\n(B) a square\n(C) a star\n(D) a cross\n"
+            + DIRECT,
         ),
         (
             ("a circle", "a square", "a star", "a cross"),
@@ -356,7 +376,9 @@ def test_samples_by_condition(tmp_path: Path) -> None:
         assert [s.subtest for s in cot] == ["cot"] * 6
         assert [_strip(s) for s in cot] == [_strip(s) for s in both[6:]]
     assert [s.subtest for s in benchmark.samples(variant="direct", local_path=root)] == ["direct"] * 6
-    assert [s.subtest for s in benchmark.samples(subtests=["direct", "cot"], local_path=root)] == [s.subtest for s in both]
+    assert [s.subtest for s in benchmark.samples(subtests=["direct", "cot"], local_path=root)] == [
+        s.subtest for s in both
+    ]
     for s in both:
         assert s.prompt[0] == ("image", 0) and s.prompt[1][0] == "text" and len(s.prompt) == 2
         assert s.text().startswith("Question: ")
@@ -364,7 +386,9 @@ def test_samples_by_condition(tmp_path: Path) -> None:
         if opts is None:
             assert IMAGE_OPTIONS in s.text()
         else:
-            assert "Options:\n" + "".join(f"({letter}) {o}\n" for letter, o in zip("ABCD", opts, strict=True)) in s.text()
+            assert (
+                "Options:\n" + "".join(f"({letter}) {o}\n" for letter, o in zip("ABCD", opts, strict=True)) in s.text()
+            )
 
 
 @pytest.mark.parametrize("subtests", [["bogus"], ["cot", "sideways"], ["Direct ", "cot"]])
@@ -541,7 +565,9 @@ def _rows(responses: dict[str, dict[str, str]]) -> list[RowResult]:
 
 
 def _gs(acc: float, items: int, unparsed: int = 0, failed: int = 0) -> GroupScore:
-    return GroupScore(accuracy=acc, lenient=acc, items=items, rows=items, unparsed_rows=unparsed, failed_requests=failed)
+    return GroupScore(
+        accuracy=acc, lenient=acc, items=items, rows=items, unparsed_rows=unparsed, failed_requests=failed
+    )
 
 
 @pytest.mark.parametrize(
@@ -558,7 +584,13 @@ def _gs(acc: float, items: int, unparsed: int = 0, failed: int = 0) -> GroupScor
 )
 def test_score_one_row(response: str, answer: str, prediction: str, correct: bool, parsed: bool, failed: bool) -> None:
     row = benchmark.score(_meta("p1"), "cot", "p1", answer, response)
-    assert (row.prediction, row.correct, row.lenient_correct, row.parsed, row.failed) == (prediction, correct, correct, parsed, failed)
+    assert (row.prediction, row.correct, row.lenient_correct, row.parsed, row.failed) == (
+        prediction,
+        correct,
+        correct,
+        parsed,
+        failed,
+    )
     assert (row.subtest, row.item) == ("cot", "p1")
     assert dict(row.tags) == {"category": "spatial", "difficulty": "easy", "option_type": "text"}
 
@@ -567,7 +599,12 @@ def test_report_hand_computed_direct_beats_cot() -> None:
     rows = _rows(
         {
             "direct": {"p1": "A", "p2": "B", "p3": "(C)", "p4": "B"},  # 3/4
-            "cot": {"p1": "Let me see.\nAnswer: A", "p2": FAILED, "p3": "I cannot tell.", "p4": "So...\nAnswer: D"},  # 2/4
+            "cot": {
+                "p1": "Let me see.\nAnswer: A",
+                "p2": FAILED,
+                "p3": "I cannot tell.",
+                "p4": "So...\nAnswer: D",
+            },  # 2/4
         }
     )
     report = build_report(rows)
@@ -627,7 +664,9 @@ def fixture_samples(tmp_path_factory: pytest.TempPathFactory) -> list:
 
 
 def _score_all(samples: list, responses: list[str]) -> list[RowResult]:
-    return [benchmark.score(s.metadata, s.subtest, s.item, s.answer, r) for s, r in zip(samples, responses, strict=True)]
+    return [
+        benchmark.score(s.metadata, s.subtest, s.item, s.answer, r) for s, r in zip(samples, responses, strict=True)
+    ]
 
 
 def test_oracle_scores_100_for_both_conditions(fixture_samples: list) -> None:

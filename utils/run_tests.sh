@@ -30,5 +30,7 @@ LMMS_SITE="$(.venv-lmms/bin/python -c 'import sysconfig; print(sysconfig.get_pat
 .venv/bin/python -m pip install --quiet --no-deps --target "$LMMS_SITE" -r utils/lmms-eval-side.txt
 echo "import site; site.addsitedir('$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')')" > "$LMMS_SITE/zz_base_venv.pth"
 .venv/bin/ruff check cogvis_tasks tests benchmarks utils setup.py
-# Not "python -m pytest": the repo root must not shadow the installed package.
-.venv/bin/pytest "$@"
+.venv/bin/ruff format --check cogvis_tasks tests benchmarks utils setup.py
+# Not "python -m pytest": the repo root must not shadow the installed package. Both cores (pytest-xdist;
+# COGVIS_TEST_WORKERS=0 runs in one process), tests handed out as workers free up.
+.venv/bin/pytest -n "${COGVIS_TEST_WORKERS:-auto}" --dist worksteal "$@"

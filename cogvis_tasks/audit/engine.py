@@ -148,7 +148,9 @@ def permuted(table: FeatureTable, rng: np.random.Generator) -> FeatureTable:
     return dataclasses.replace(table, labels=labels)
 
 
-def audit_set(items: Sequence[AuditItem], seed: int = 0, margin: float = MARGIN, permutations: int = PERMUTATIONS) -> SetAudit:
+def audit_set(
+    items: Sequence[AuditItem], seed: int = 0, margin: float = MARGIN, permutations: int = PERMUTATIONS
+) -> SetAudit:
     """Audit one set (one group and preset): every picker cross-validated over items."""
     if not items:
         raise ValueError("no items to audit")
@@ -159,7 +161,9 @@ def audit_set(items: Sequence[AuditItem], seed: int = 0, margin: float = MARGIN,
     rng = np.random.default_rng([seed, len(items)])
     # The answer position is checked on its own (a chi-square test against uniform): as a picker feature it would
     # learn the sample's commonest answer position, which beats chance in any finite sample.
-    varying = [j for j in range(len(table.names)) if np.ptp(table.values[:, j]) > 1e-12 and table.names[j] != "position"]
+    varying = [
+        j for j in range(len(table.names)) if np.ptp(table.values[:, j]) > 1e-12 and table.names[j] != "position"
+    ]
     concept = concept_features(group, table.names)
     surface_cols = [j for j in varying if table.names[j] not in concept]
     concept_cols = [j for j in varying if table.names[j] in concept]
@@ -200,7 +204,10 @@ def audit_set(items: Sequence[AuditItem], seed: int = 0, margin: float = MARGIN,
         if concept_cols:
             x_c = learned_design(concept_cols)
             concept_runners[f"concept/{model}"] = lambda t, x=x_c, m=model: pickers.learned(t, x, m, seed)
-    for cols, target, tag in ((surface_cols, runners, "single/best"), (concept_cols, concept_runners, "concept/single")):
+    for cols, target, tag in (
+        (surface_cols, runners, "single/best"),
+        (concept_cols, concept_runners, "concept/single"),
+    ):
         if cols:
             target[tag] = lambda t, c=cols: _single(t, c, design(c))[0]
     features: list[FeatureScore] = []
@@ -212,7 +219,9 @@ def audit_set(items: Sequence[AuditItem], seed: int = 0, margin: float = MARGIN,
     scores = tuple(_score(name, table, out, rng) for name, out in outcomes.items())
     concept_scores = tuple(_score(name, table, out, rng) for name, out in concept_outcomes.items())
     features.sort(key=lambda f: (-f.accuracy, f.name, f.direction))
-    top = tuple([f for f in features if not f.concept][:TOP_FEATURES] + [f for f in features if f.concept][:TOP_FEATURES])
+    top = tuple(
+        [f for f in features if not f.concept][:TOP_FEATURES] + [f for f in features if f.concept][:TOP_FEATURES]
+    )
     flagged = sorted((s for s in scores if s.low > baseline + margin), key=lambda s: -s.low)
     note = ""
     if flagged and flagged[0].low <= baseline + CLEAR and permutations:
@@ -243,7 +252,9 @@ def audit_set(items: Sequence[AuditItem], seed: int = 0, margin: float = MARGIN,
             wrong = np.bincount(table.item, weights=1 - outcomes[best.name].credit, minlength=n_items)
             extra["best_item_accuracy"] = float((wrong == 0).mean())
         majority_label = int(table.labels.mean() >= 0.5)
-        extra["majority_item_accuracy"] = float(np.mean([all(lab == majority_label for lab in it.labels) for it in items]))
+        extra["majority_item_accuracy"] = float(
+            np.mean([all(lab == majority_label for lab in it.labels) for it in items])
+        )
     return SetAudit(
         group, preset, table.kind, n_items, n_rows, chance, majority, baseline, margin,
         scores, concept_scores, top, leak, cue, examples, note, extra,
@@ -267,12 +278,17 @@ def _single(
     if table.kind == CHOICE:
         credit, keys = pickers.single_choice(table, cols)
         acc = credit.mean(axis=0)
-        scores = [FeatureScore(table.names[c], d, float(a), table.names[c] in concept) for (c, d), a in zip(keys, acc, strict=True)]
+        scores = [
+            FeatureScore(table.names[c], d, float(a), table.names[c] in concept)
+            for (c, d), a in zip(keys, acc, strict=True)
+        ]
         return pickers.cv_select(table, credit), scores
     outcome, in_sample = pickers.single_binary(table, x)
     names = [table.names[c] for c in cols] + [f"{table.names[c]} (within item)" for c in cols]
     concepts = [table.names[c] in concept for c in cols] * 2
-    return outcome, [FeatureScore(n, "threshold", float(a), k) for n, a, k in zip(names, in_sample, concepts, strict=True)]
+    return outcome, [
+        FeatureScore(n, "threshold", float(a), k) for n, a, k in zip(names, in_sample, concepts, strict=True)
+    ]
 
 
 def _example(item: AuditItem, table: FeatureTable) -> Example:

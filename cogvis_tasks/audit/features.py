@@ -86,7 +86,9 @@ def _symmetries(m: np.ndarray, prefix: str, rot90: bool = True) -> dict[str, np.
     return out
 
 
-def _bbox_resample(mask: np.ndarray, x0: np.ndarray, x1: np.ndarray, y0: np.ndarray, y1: np.ndarray, size: int) -> np.ndarray:
+def _bbox_resample(
+    mask: np.ndarray, x0: np.ndarray, x1: np.ndarray, y0: np.ndarray, y1: np.ndarray, size: int
+) -> np.ndarray:
     """Each mask's ink bounding box stretched to size x size (nearest neighbour, vectorised by gathering)."""
     t = (np.arange(size) + 0.5) / size
     ys = np.clip((y0[:, None] + t[None] * (y1 - y0 + 1)[:, None]).astype(int), 0, mask.shape[1] - 1)

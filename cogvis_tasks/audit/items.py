@@ -46,7 +46,9 @@ class AuditItem:
         if n < 2:
             raise ValueError(f"{self.key}: an item needs at least two options, got {n}")
         if self.kind == CHOICE and sum(self.labels) != 1:
-            raise ValueError(f"{self.key}: a choice item needs exactly one answer among its labels, got {list(self.labels)}")
+            raise ValueError(
+                f"{self.key}: a choice item needs exactly one answer among its labels, got {list(self.labels)}"
+            )
         if self.options and len(self.options) != n:
             raise ValueError(f"{self.key}: {len(self.options)} option crops for {n} labels")
         if not self.options and not self.values:

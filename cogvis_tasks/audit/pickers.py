@@ -41,7 +41,14 @@ def model_factory(name: str, seed: int) -> Callable[[], object]:
     if name == "logistic":
         return lambda: pipeline(scaler(), logistic(C=0.5, max_iter=500))
     if name == "boosting":
-        return lambda: hgb(max_iter=80, learning_rate=0.1, max_leaf_nodes=15, min_samples_leaf=10, l2_regularization=1.0, random_state=seed)
+        return lambda: hgb(
+            max_iter=80,
+            learning_rate=0.1,
+            max_leaf_nodes=15,
+            min_samples_leaf=10,
+            l2_regularization=1.0,
+            random_state=seed,
+        )
     raise ValueError(f"unknown model {name!r}; expected 'logistic' or 'boosting'")
 
 

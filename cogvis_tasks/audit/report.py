@@ -133,7 +133,9 @@ def to_html(results: Sequence[SetAudit]) -> str:
         for ex in a.examples:
             if ex.image is not None:
                 data = base64.b64encode(png(Image.fromarray(ex.image))).decode()
-                parts.append(f"<div><code>{html.escape(ex.key)}</code><br><img src='data:image/png;base64,{data}'></div>")
+                parts.append(
+                    f"<div><code>{html.escape(ex.key)}</code><br><img src='data:image/png;base64,{data}'></div>"
+                )
             else:
                 parts.append(f"<div><code>{html.escape(ex.key)}</code> {html.escape(ex.text)}</div>")
     parts.append("</body></html>")

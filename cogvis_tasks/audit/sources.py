@@ -63,13 +63,17 @@ def _row_options(key: str, rows: Sequence[tuple[tuple[bytes, ...], str]]) -> tup
         for images, question in rows:
             match = _PIECE.search(question)
             if match is None or not 0 <= int(match.group(1)) < len(images):
-                raise DataError(key, "rows", "image", "the rows show the same images and name no piece: no option to audit")
+                raise DataError(
+                    key, "rows", "image", "the rows show the same images and name no piece: no option to audit"
+                )
             picks.append(int(match.group(1)))
         return picks, [j for j in shared if j not in picks]
     return [None] * len(rows), shared
 
 
-def rows_item(group: str, preset: str, key: str, rows: Sequence[tuple[tuple[bytes, ...], str, str]], kind: str) -> AuditItem:
+def rows_item(
+    group: str, preset: str, key: str, rows: Sequence[tuple[tuple[bytes, ...], str, str]], kind: str
+) -> AuditItem:
     """An item of yes/no rows: (images, question, answer) per row."""
     picks, shared = _row_options(key, [(images, question) for images, question, _ in rows])
     options = []
@@ -103,5 +107,3 @@ def rows_set(
     """A subtest's items of yes/no rows; a choice set when every item has exactly one "yes"."""
     kind = _kind([[a for _, _, a in rows] for _, rows in items])
     return [rows_item(group, preset, key, rows, kind) for key, rows in items]
-
-

@@ -68,10 +68,14 @@ def empty_reply(response: str) -> bool:
     return response.strip() in EMPTY_REPLIES
 
 
-def choice_result(subtest: str, item: str, answer: str, choice: str, failed: bool, tags: Mapping[str, str]) -> RowResult:
+def choice_result(
+    subtest: str, item: str, answer: str, choice: str, failed: bool, tags: Mapping[str, str]
+) -> RowResult:
     """The row of a multiple-choice answer: right iff the chosen option is the answer."""
     correct = bool(choice) and choice == answer and not failed
-    return RowResult(subtest, item, correct, correct, parsed=bool(choice), failed=failed, prediction=choice, tags=dict(tags))
+    return RowResult(
+        subtest, item, correct, correct, parsed=bool(choice), failed=failed, prediction=choice, tags=dict(tags)
+    )
 
 
 @dataclass(frozen=True)

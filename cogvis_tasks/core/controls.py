@@ -57,12 +57,16 @@ def replace(image: Image.Image, control: str, key: str) -> Image.Image:
         grey = _noise_rng(key).integers(0, 256, size=(height, width), dtype=np.uint8)
         return Image.fromarray(grey, mode="L").convert("RGB")
     if control == "lowres":
-        small = image.resize((max(1, round(width / LOWRES_FACTOR)), max(1, round(height / LOWRES_FACTOR))), Image.Resampling.BOX)
+        small = image.resize(
+            (max(1, round(width / LOWRES_FACTOR)), max(1, round(height / LOWRES_FACTOR))), Image.Resampling.BOX
+        )
         return small.resize((width, height), Image.Resampling.BICUBIC)
     raise ValueError(f"unknown image control {control!r}; expected one of {CONTROLS}")
 
 
-def decoded(data: bytes, control: str | None, key: str, file: str = "<memory>", row: object = "?", field: str = "image") -> Image.Image:
+def decoded(
+    data: bytes, control: str | None, key: str, file: str = "<memory>", row: object = "?", field: str = "image"
+) -> Image.Image:
     """Decode image bytes (located errors as ``images.decode``) and apply the control, if any."""
     image = imgs.decode(data, file, row, field)
     return image if control is None else replace(image, control, key)

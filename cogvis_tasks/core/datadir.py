@@ -86,5 +86,7 @@ def contained(path: Path, root: Path, file: str, row: object, field: str | None,
     except (OSError, RuntimeError):  # missing, or a link loop
         raise DataError(file, row, field, f"{what} {str(path)!r} does not exist") from None
     if not resolved.is_relative_to(root.resolve()):
-        raise DataError(file, row, field, f"{what} {str(path)!r} resolves to {str(resolved)!r}, outside {str(root)!r}; refused")
+        raise DataError(
+            file, row, field, f"{what} {str(path)!r} resolves to {str(resolved)!r}, outside {str(root)!r}; refused"
+        )
     return resolved

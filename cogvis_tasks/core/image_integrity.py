@@ -164,7 +164,13 @@ def _bmp(data: bytes) -> str | None:
     return None
 
 
-_CHECKS: dict[str, Callable[[bytes], str | None]] = {"PNG": _png, "JPEG": _jpeg, "GIF": _gif, "WEBP": _webp, "BMP": _bmp}
+_CHECKS: dict[str, Callable[[bytes], str | None]] = {
+    "PNG": _png,
+    "JPEG": _jpeg,
+    "GIF": _gif,
+    "WEBP": _webp,
+    "BMP": _bmp,
+}
 
 
 def container_problem(data: bytes, fmt: str) -> str | None:

@@ -94,7 +94,9 @@ def check_header(data: bytes, file: str, row: object, field: str) -> str:
         except Exception as exc:  # PIL raises many types for bad data
             raise DataError(file, row, field, f"image cannot be decoded ({type(exc).__name__}: {exc})") from None
     if width * height > MAX_PIXELS:
-        raise DataError(file, row, field, f"image refused as a decompression bomb ({width}x{height} > {MAX_PIXELS} pixels)")
+        raise DataError(
+            file, row, field, f"image refused as a decompression bomb ({width}x{height} > {MAX_PIXELS} pixels)"
+        )
     if width == 0 or height == 0:
         raise DataError(file, row, field, f"image has no pixels ({width}x{height})")
     return fmt

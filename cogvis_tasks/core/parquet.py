@@ -20,7 +20,9 @@ def read_table(path: str) -> Any:
     try:
         return pq.read_table(path)
     except Exception as exc:  # ArrowInvalid, OSError, ... for truncated or corrupt files
-        raise DataError(path, "file", None, f"cannot read parquet ({type(exc).__name__}: {exc}); is the file truncated?") from None
+        raise DataError(
+            path, "file", None, f"cannot read parquet ({type(exc).__name__}: {exc}); is the file truncated?"
+        ) from None
 
 
 def column(table: Any, name: str, path: str) -> list[Any]:

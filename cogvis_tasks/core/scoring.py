@@ -25,10 +25,21 @@ RESPONSE_CHARS = "response_chars"
 CHANCE = "chance"
 
 
-def score_row(bench: ModuleType, meta: Mapping[str, Any], subtest: str, item: str, answer: str, response: str, **judge: Any) -> RowResult:
+def score_row(
+    bench: ModuleType, meta: Mapping[str, Any], subtest: str, item: str, answer: str, response: str, **judge: Any
+) -> RowResult:
     """``bench.score`` on one response, with the response length and the image control (if any) as tags."""
     row = bench.score(meta, subtest, item, answer, response, **judge)
-    bare = Sample(id=item, benchmark=str(bench.NAME), subtest=subtest, item=item, prompt=(), images=(), answer=answer, metadata=meta)
+    bare = Sample(
+        id=item,
+        benchmark=str(bench.NAME),
+        subtest=subtest,
+        item=item,
+        prompt=(),
+        images=(),
+        answer=answer,
+        metadata=meta,
+    )
     tags = {**row.tags, RESPONSE_CHARS: str(len(response)), CHANCE: repr(float(bench.chance(bare)))}
     if meta.get(controls.META_KEY):
         tags[controls.META_KEY] = str(meta[controls.META_KEY])

@@ -62,7 +62,9 @@ def holm(p_values: Sequence[float], alpha: float = 0.05) -> list[bool]:
 
 def binary_kappa(a: Sequence[int], b: Sequence[int]) -> float:
     """Cohen's kappa of two raters' 0/1 labels on the same cases (NaN when chance agreement is 1: both constant, equal)."""
-    return float(weighted_binary_kappa(np.ones((1, len(a))), np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))[0])
+    return float(
+        weighted_binary_kappa(np.ones((1, len(a))), np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))[0]
+    )
 
 
 def weighted_binary_kappa(weights: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -100,7 +100,9 @@ class CogvisAdapter(VisionLanguageAdapter):
     def load(self) -> tuple[DatasetDict, None]:
         bench = benchmark(self.benchmark_name)
         wanted = list(self.subset_list)
-        samples = bench.samples(subtests=wanted, variant=self.variant, local_path=self._local_path(), **self._sample_kwargs())
+        samples = bench.samples(
+            subtests=wanted, variant=self.variant, local_path=self._local_path(), **self._sample_kwargs()
+        )
         samples = controls.mark(samples, (self.extra_params or {}).get("control"))
         record_map: dict[str, list[dict[str, Any]]] = {s: [] for s in wanted}
         for sample in samples:
@@ -115,7 +117,8 @@ class CogvisAdapter(VisionLanguageAdapter):
             seed=self.seed,
         )
         self._expected = {
-            subset: [(s.metadata["cogvis_id"], s.metadata["item"], s.metadata[DIGEST_KEY]) for s in dataset[subset]] for subset in wanted
+            subset: [(s.metadata["cogvis_id"], s.metadata["item"], s.metadata[DIGEST_KEY]) for s in dataset[subset]]
+            for subset in wanted
         }
         return dataset, None
 
@@ -153,12 +156,16 @@ class CogvisAdapter(VisionLanguageAdapter):
     def _row(self, task_state: TaskState, reference: str, prediction: str) -> RowResult:
         meta = task_state.metadata or {}
         judge = {"ask": self._judge_ask()} if self._use_judge else {}
-        return score_row(benchmark(self.benchmark_name), meta, meta["subtest"], meta["item"], reference, prediction, **judge)
+        return score_row(
+            benchmark(self.benchmark_name), meta, meta["subtest"], meta["item"], reference, prediction, **judge
+        )
 
     def _prefetch_key(self, task_state: TaskState, prediction: str) -> tuple[str, int, str]:
         return (str((task_state.metadata or {}).get("cogvis_id")), int(task_state.sample_id or 0), prediction)
 
-    def _on_inference_end(self, model: Any, sample: EsSample, model_output: Any, output_dir: str, **kwargs: Any) -> TaskState:
+    def _on_inference_end(
+        self, model: Any, sample: EsSample, model_output: Any, output_dir: str, **kwargs: Any
+    ) -> TaskState:
         """Start scoring (the judge call) as soon as a prediction lands, in the judge pool.
 
         evalscope reviews in its worker pool (``eval_batch_size`` threads, each waiting on its judge
@@ -177,10 +184,14 @@ class CogvisAdapter(VisionLanguageAdapter):
     def _pool(self) -> ThreadPoolExecutor:
         with self._prefetch_lock:
             if self._judge_pool is None:
-                self._judge_pool = ThreadPoolExecutor(max_workers=self._judge_concurrency(), thread_name_prefix="cogvis-judge")
+                self._judge_pool = ThreadPoolExecutor(
+                    max_workers=self._judge_concurrency(), thread_name_prefix="cogvis-judge"
+                )
             return self._judge_pool
 
-    def match_score(self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState) -> Score:
+    def match_score(
+        self, original_prediction: str, filtered_prediction: str, reference: str, task_state: TaskState
+    ) -> Score:
         meta = task_state.metadata or {}
         with self._prefetch_lock:
             future = self._prefetched.pop(self._prefetch_key(task_state, original_prediction), None)
@@ -271,7 +282,8 @@ class CogvisAdapter(VisionLanguageAdapter):
         expected = expected or sorted({(sid, r.item) for (sid, _), r in got.items()})
         per_repeat = [
             [
-                got.get((sid, k)) or RowResult(subset, item, correct=False, lenient_correct=False, parsed=False, failed=True)
+                got.get((sid, k))
+                or RowResult(subset, item, correct=False, lenient_correct=False, parsed=False, failed=True)
                 for sid, item in expected
             ]
             for k in range(repeats)
@@ -316,7 +328,10 @@ class CogvisAdapter(VisionLanguageAdapter):
         if self._rows:
             bench = benchmark(self.benchmark_name)
             repeats = max(len(v) for v in self._rows.values())
-            reports = [bench.build_report(r for rows in self._rows.values() for r in rows[min(k, len(rows) - 1)]) for k in range(repeats)]
+            reports = [
+                bench.build_report(r for rows in self._rows.values() for r in rows[min(k, len(rows) - 1)])
+                for k in range(repeats)
+            ]
             how, scope = getattr(reports[0], "OVERALL", ("macro_mean", {"scope": "subtests"}))
             summary = _agg_scores(mean_over_repeats([r.overall for r in reports]), how, scope, True, self._lenient)
             if repeats > 1:
@@ -328,7 +343,15 @@ class CogvisAdapter(VisionLanguageAdapter):
                     value = mean_over_repeats(values).accuracy
                     summary.append(_agg("accuracy", "macro_mean", {dimension: name}, value, values[0].items))
             for metric, dims, value, num in reports[0].extras() if repeats == 1 else []:
-                summary.append(_agg(metric, "sum" if metric.endswith(("_answers", "_calls", "_errors")) else "mean", dims, value, num))
+                summary.append(
+                    _agg(
+                        metric,
+                        "sum" if metric.endswith(("_answers", "_calls", "_errors")) else "mean",
+                        dims,
+                        value,
+                        num,
+                    )
+                )
             scores = {**scores, SUMMARY_SUBSET: summary}
         return super()._on_generate_report(scores, model_name)
 
@@ -350,7 +373,12 @@ def _agg_scores(
     """Item accuracy (counts in its metadata), the lenient accuracy, and, for the
     summary only, the counts as their own rows (a per-subset count would get a
     meaningless sample-weighted OVERALL row from evalscope)."""
-    counts = {"items": score.items, "rows": score.rows, "unparsed_rows": score.unparsed_rows, "failed_requests": score.failed_requests}
+    counts = {
+        "items": score.items,
+        "rows": score.rows,
+        "unparsed_rows": score.unparsed_rows,
+        "failed_requests": score.failed_requests,
+    }
     out = [_agg("accuracy", aggregation, dims, score.accuracy, score.items, **counts)]
     if lenient:
         out.append(_agg("lenient_accuracy", aggregation, dims, score.lenient, score.items))

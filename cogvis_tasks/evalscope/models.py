@@ -40,12 +40,16 @@ class BaselineAPI(ModelAPI):
         self.seed = int(seed)
         self.baseline = self.kind or model_name
         if self.baseline not in KINDS:
-            raise ValueError(f"--eval-type custom serves the cogvis baselines; --model must be one of {KINDS}, not {model_name!r}")
+            raise ValueError(
+                f"--eval-type custom serves the cogvis baselines; --model must be one of {KINDS}, not {model_name!r}"
+            )
 
     def generate(self, input: list[ChatMessage], tools: Any, tool_choice: Any, config: GenerateConfig) -> ModelOutput:
         meta = next((m.metadata for m in input if m.role == "user" and m.metadata and MESSAGE_KEY in m.metadata), None)
         if meta is None:
-            raise ValueError(f"{self.model_name}: the request carries no cogvis sample; baselines only answer cogvis benchmarks")
+            raise ValueError(
+                f"{self.model_name}: the request carries no cogvis sample; baselines only answer cogvis benchmarks"
+            )
         sample = carried_sample(meta)
         answer = baselines.oracle(sample) if self.baseline == "cogvis_oracle" else baselines.guess(sample, self.seed)
         return ModelOutput.from_content(model=self.model_name, content=answer)
@@ -69,4 +73,7 @@ def register() -> None:
     if "custom" not in MODEL_APIS:
         register_model_api("custom")(BaselineAPI)
     elif MODEL_APIS["custom"] is not BaselineAPI:
-        warnings.warn("cogvis_tasks: evalscope already has a 'custom' model API; use eval_type='cogvis_oracle' from Python", stacklevel=2)
+        warnings.warn(
+            "cogvis_tasks: evalscope already has a 'custom' model API; use eval_type='cogvis_oracle' from Python",
+            stacklevel=2,
+        )

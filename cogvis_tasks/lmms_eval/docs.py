@@ -61,7 +61,9 @@ def process_docs(manifest: datasets.Dataset) -> datasets.Dataset:
     spec = manifest[0]
     bench = benchmark(spec["benchmark"])
     subtests = json.loads(spec["subtests"]) if spec.get("subtests") else None
-    condition = {"condition": spec["condition"]} if spec.get("condition") else {}  # a prompt condition of a generated set
+    condition = (
+        {"condition": spec["condition"]} if spec.get("condition") else {}
+    )  # a prompt condition of a generated set
     samples = controls.mark(bench.samples(subtests=subtests, variant=spec["variant"], **condition), spec.get("control"))
     if spec.get("extractor"):  # e.g. "llm": the answer letter is read by the judge (see process_results)
         samples = [dataclasses.replace(s, metadata={**s.metadata, "extractor": spec["extractor"]}) for s in samples]
@@ -78,7 +80,9 @@ def _decode(doc: Mapping[str, Any], index: int) -> Image.Image:
     try:
         return controls.decoded(data, meta.get(controls.META_KEY), controls.image_key(doc["id"], index))
     except DataError as exc:  # name the source file and row, which only the metadata knows
-        raise DataError(str(meta.get("source", doc["id"])), meta.get("row", doc["id"]), f"image[{index}]", exc.message) from None
+        raise DataError(
+            str(meta.get("source", doc["id"])), meta.get("row", doc["id"]), f"image[{index}]", exc.message
+        ) from None
 
 
 def doc_to_messages(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> list[dict]:
@@ -92,7 +96,9 @@ def doc_to_messages(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[s
     return [{"role": "user", "content": content}]
 
 
-def doc_to_visual(doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None) -> list[Image.Image]:
+def doc_to_visual(
+    doc: Mapping[str, Any], lmms_eval_specific_kwargs: Mapping[str, Any] | None = None
+) -> list[Image.Image]:
     """Images in the order the prompt shows them (for back ends without interleaving)."""
     return [_decode(doc, int(v)) for k, v in json.loads(doc["prompt"]) if k == "image"]
 
@@ -132,7 +138,9 @@ _PREFETCH_LOCK = threading.Lock()
 def _score(doc: Mapping[str, Any], response: str) -> dict[str, Any]:
     judge = {"ask": _ask_judge} if _needs_judge(doc) else {}
     meta = record_metadata(doc)
-    return score_row(benchmark(doc["benchmark"]), meta, doc["subtest"], doc["item"], doc["answer"], response, **judge).to_dict()
+    return score_row(
+        benchmark(doc["benchmark"]), meta, doc["subtest"], doc["item"], doc["answer"], response, **judge
+    ).to_dict()
 
 
 def _scored(doc: Mapping[str, Any], response: str) -> dict[str, Any]:
@@ -262,7 +270,9 @@ def _judge() -> Callable[[str], str]:
         raw = getattr(response, "raw_response", None)
         choices = getattr(raw, "choices", None) or (raw.get("choices") if isinstance(raw, dict) else None) or [{}]
         first = choices[0]
-        judging.check_finish(first.get("finish_reason") if isinstance(first, dict) else getattr(first, "finish_reason", None))
+        judging.check_finish(
+            first.get("finish_reason") if isinstance(first, dict) else getattr(first, "finish_reason", None)
+        )
         return response.content
 
     return ask
@@ -280,7 +290,9 @@ def _subtest(rows: Sequence[RowResult]) -> GroupScore:
     return next(iter(scores.values()))
 
 
-def _mean_over_repeats(payloads: Sequence[Mapping[str, Any]], value: Callable[[list[RowResult]], float | None]) -> float:
+def _mean_over_repeats(
+    payloads: Sequence[Mapping[str, Any]], value: Callable[[list[RowResult]], float | None]
+) -> float:
     values = [v for v in (value(rows) for rows in _per_repeat(payloads)) if v is not None]
     return sum(values) / len(values) if values else float("nan")
 
@@ -320,7 +332,9 @@ def judge_errors(payloads: Sequence[Mapping[str, Any]]) -> int:
 
 def extractor_agreement(payloads: Sequence[Mapping[str, Any]]) -> float:
     """Share of judged rows where the rule-based reader chose the same as the judge."""
-    judged = [r for rows in _per_repeat(payloads) for r in rows if "rule_choice" in r.tags and "judge_error" not in r.tags]
+    judged = [
+        r for rows in _per_repeat(payloads) for r in rows if "rule_choice" in r.tags and "judge_error" not in r.tags
+    ]
     return sum(r.tags["rule_choice"] == r.prediction for r in judged) / len(judged) if judged else float("nan")
 
 

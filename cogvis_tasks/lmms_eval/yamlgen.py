@@ -41,7 +41,11 @@ def slug(text: str) -> str:
 
 def _template(max_new_tokens: int, judged: bool = False) -> str:
     """The keys a task set's tasks share; judged tasks score their rows concurrently in a filter (JudgePrefetch)."""
-    prefetch = f"filter_list:\n  - name: none\n    filter:\n      - function: !function {DOCS}.JudgePrefetch\n" if judged else ""
+    prefetch = (
+        f"filter_list:\n  - name: none\n    filter:\n      - function: !function {DOCS}.JudgePrefetch\n"
+        if judged
+        else ""
+    )
     return (
         HEADER
         + "dataset_path: json\n"
@@ -220,4 +224,3 @@ def plugin_folder() -> Path | None:
             if not folder.is_dir():
                 raise
     return folder
-

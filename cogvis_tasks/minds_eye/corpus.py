@@ -558,7 +558,13 @@ def _entry(rng: random.Random, style: str) -> dict:
         intended = letter
     elif style == "trailing_explanation":
         final = _final_statement(rng, task, letter, other)
-        text = _discussion(rng, task, letters, letter) + sep + final + "\n\n" + _fmt(rng.choice(EXPLANATIONS), rng, task, letter, other)
+        text = (
+            _discussion(rng, task, letters, letter)
+            + sep
+            + final
+            + "\n\n"
+            + _fmt(rng.choice(EXPLANATIONS), rng, task, letter, other)
+        )
         intended = letter
     elif style == "self_correction":
         first = _final_statement(rng, task, other, letter)
@@ -606,7 +612,9 @@ def _entry(rng: random.Random, style: str) -> dict:
     elif style == "out_of_range":
         beyond = rng.choice("EF") if letters == "ABCD" else rng.choice("GH")
         text = (
-            _discussion(rng, task, letters, "") + sep + rng.choice(["Answer: {X}", "The answer is {X}.", "\\boxed{{{X}}}"]).format(X=beyond)
+            _discussion(rng, task, letters, "")
+            + sep
+            + rng.choice(["Answer: {X}", "The answer is {X}.", "\\boxed{{{X}}}"]).format(X=beyond)
         )
         intended = ""
     else:  # pragma: no cover - guarded by STYLE_WEIGHTS

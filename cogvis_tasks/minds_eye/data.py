@@ -43,6 +43,7 @@ class Record:
 def data_root(local_path: str | os.PathLike[str] | None = None) -> Path:
     """The folder holding the task folders: ``local_path`` (or its ``minds_eye/``), else $COGVIS_DATA_DIR/minds_eye."""
     wanted = f"task folder with {ANNOTATIONS} (e.g. mental_rotation/{ANNOTATIONS})"
+
     def holds(folder: Path) -> bool:
         return any((folder / t.folder / ANNOTATIONS).is_file() for t in TASKS)
 
@@ -60,7 +61,9 @@ def normalize_letter(value: Any, task: Task, file: str, key: str, field: str) ->
         raise DataError(file, key, field, f"not an option letter: {value!r}")
     letter = match.group(1).upper()
     if letter not in task.letters:
-        raise DataError(file, key, field, f"letter {letter} is beyond the {task.options} options (A-{task.letters[-1]})")
+        raise DataError(
+            file, key, field, f"letter {letter} is beyond the {task.options} options (A-{task.letters[-1]})"
+        )
     return letter
 
 
@@ -144,7 +147,10 @@ def _load(path: str, task_id: str, size: int, mtime_ns: int) -> tuple[Record, ..
             raise DataError(path, key, bad, "text is not valid UTF-8")
     folder = Path(path).parent
     # Fields first, then the image: a record's own errors are reported before a missing file.
-    records = [dataclasses.replace(parse_record(task, key, rec, b"", path), image=_image(folder, key, path)) for key, rec in raw.items()]
+    records = [
+        dataclasses.replace(parse_record(task, key, rec, b"", path), image=_image(folder, key, path))
+        for key, rec in raw.items()
+    ]
     if not records:
         raise DataError(path, "top level", None, "no records")
     return tuple(records)

@@ -34,9 +34,7 @@ _CONNECT = (
     r"probably|clearly|definitely|then|now|finally|appears|seems|to|option|figure|choice|letter|image|shape)\b)*+"
 )
 _HEDGE = r"(?![ \t]*+(?:or|and|/)[ \t]*+[(\[]?[A-Fa-f]\b)"  # "A or C" on the same line: no choice
-_LETTER = (
-    rf"(?:[(\[{{\"'`]\s*+([A-Fa-f])\s*+[)\]}}\"'`]|([A-F])(?![A-Za-z0-9_'])|([a-f])(?={_MARK}*+[ \t]*+(?:[).\]*,;:!?\"'`]|$))){_HEDGE}"
-)
+_LETTER = rf"(?:[(\[{{\"'`]\s*+([A-Fa-f])\s*+[)\]}}\"'`]|([A-F])(?![A-Za-z0-9_'])|([a-f])(?={_MARK}*+[ \t]*+(?:[).\]*,;:!?\"'`]|$))){_HEDGE}"
 _NONE_PHRASE = (
     r"(?i:\bnone\s++of\s++(?:the\s++)?(?:given\s++|provided\s++|above\s++)?(?:options|above|figures|choices|answers)\b"
     r"(?!\s*+(?:except|but|other|besides|apart)\b)"
@@ -54,7 +52,9 @@ _STATEMENT = re.compile(
     rf"|(?P<none>{_NONE_PHRASE})",
     re.MULTILINE,
 )
-_BARE = re.compile(r"^[\s*_#>\-`]*+(?:(?i:option|answer)\s*+:?\s*+)?(?:[(\[]\s*+([A-Fa-f])\s*+[)\]]|([A-Fa-f]))[.!]?[\s*_`]*+$")
+_BARE = re.compile(
+    r"^[\s*_#>\-`]*+(?:(?i:option|answer)\s*+:?\s*+)?(?:[(\[]\s*+([A-Fa-f])\s*+[)\]]|([A-Fa-f]))[.!]?[\s*_`]*+$"
+)
 
 
 def extract_choice(response: str, letters: str = "ABCD") -> str:

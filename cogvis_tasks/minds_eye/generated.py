@@ -119,7 +119,9 @@ def write_release(
             fh.write("{")
             for item in items(task, variant, seed, n):
                 (folder / item.key).write_bytes(item.image)
-                fh.write(("," if count else "") + f"\n {json.dumps(item.key)}: {json.dumps(item.record, sort_keys=True)}")
+                fh.write(
+                    ("," if count else "") + f"\n {json.dumps(item.key)}: {json.dumps(item.record, sort_keys=True)}"
+                )
                 count += 1
                 if on_item is not None:
                     on_item(item)

@@ -60,7 +60,11 @@ def parse_reply(reply: str, letters: str) -> str:
     found: list[str] = []
     for line in reversed(lines):
         bare = _REPLY.match(line.strip()) if len(line.strip()) <= 40 else None
-        found = [bare.group(1)] if bare else [g for m in (*_STATED.finditer(line), *_BOXED.finditer(line)) for g in m.groups() if g]
+        found = (
+            [bare.group(1)]
+            if bare
+            else [g for m in (*_STATED.finditer(line), *_BOXED.finditer(line)) for g in m.groups() if g]
+        )
         if found:
             break
     picked = {f.upper() for f in found}

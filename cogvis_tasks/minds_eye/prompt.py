@@ -36,9 +36,7 @@ COT_ANCHORS = (
     "Reason step by step. Step 1: Identify the primitive shapes. Step 2: Detect how they move or fold. "
     "Step 3: Eliminate mismatched answers."
 )
-STEP_BY_STEP = (
-    "First, describe the shapes. Then, identify the transformation (rotation, reflection, folding, symmetry). Finally, choose the answer."
-)
+STEP_BY_STEP = "First, describe the shapes. Then, identify the transformation (rotation, reflection, folding, symmetry). Finally, choose the answer."
 ELIMINATION = (
     "Before choosing, go through the options one by one and eliminate every option that cannot be the answer, "
     "saying why it fails. Then choose the answer from the options that remain."

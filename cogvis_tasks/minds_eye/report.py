@@ -88,7 +88,9 @@ def breakdown_scores(rows: Sequence[RowResult], tag: str) -> dict[str, GroupScor
     values = sorted({v for r in rows for v in r.tags.get(tag, "").split(",") if v})
     out: dict[str, GroupScore] = {}
     for value in values:
-        out.update(scores_by(rows, lambda r, v=value: f"{r.subtest}/{v}" if v in r.tags.get(tag, "").split(",") else None))
+        out.update(
+            scores_by(rows, lambda r, v=value: f"{r.subtest}/{v}" if v in r.tags.get(tag, "").split(",") else None)
+        )
     return dict(sorted(out.items()))
 
 
@@ -101,7 +103,9 @@ class MindsEyeReport:
     none_answers: dict[str, int]
     distractors: dict[str, DistractorAnalysis]
     colour_lure: dict[str, DistractorAnalysis]  # MC with option colours: wrong answers drawn to the net's colour
-    extractor_agreement: float | None = None  # judge vs rule reader: mean over tasks of their judged rows' share (None: none judged)
+    extractor_agreement: float | None = (
+        None  # judge vs rule reader: mean over tasks of their judged rows' share (None: none judged)
+    )
     judged_rows: int = 0
     breakdowns: dict[str, dict[str, GroupScore]] = field(default_factory=dict)  # BREAKDOWNS title -> "<task>/<value>"
     lures: tuple[LureTest, ...] = ()
@@ -145,7 +149,9 @@ class MindsEyeReport:
             for kind, share in analysis.shares().items():
                 rows.append(("distractor_share", {"task": task, "type": kind}, share, analysis.wrong_answers))
         for task, analysis in self.colour_lure.items():
-            rows.append(("colour_lure_rate", {"task": task}, analysis.shares().get(COLOUR_MATCH, 0.0), analysis.wrong_answers))
+            rows.append(
+                ("colour_lure_rate", {"task": task}, analysis.shares().get(COLOUR_MATCH, 0.0), analysis.wrong_answers)
+            )
             rows.append(
                 (
                     "colour_lure_expected",
@@ -194,7 +200,11 @@ def build_report(rows: Iterable[RowResult]) -> MindsEyeReport:
         dimensions_=grouped(per_task, {t: BY_ID[t].dimensions for t in per_task}),
         overall=macro(list(per_task.values())),
         difficulty=dict(
-            sorted(scores_by(rows, lambda r: f"{r.subtest}/{r.tags['difficulty']}" if "difficulty" in r.tags else None).items())
+            sorted(
+                scores_by(
+                    rows, lambda r: f"{r.subtest}/{r.tags['difficulty']}" if "difficulty" in r.tags else None
+                ).items()
+            )
         ),
         none_answers={t: sum(1 for r in rows if r.subtest == t and r.prediction == NONE) for t in per_task},
         distractors=distractors,

@@ -50,9 +50,7 @@ TASKS: tuple[Task, ...] = (
         0.812,
     ),
     Task("VCS", "Visual Conceptual Slippage", "slippage", 6, "violation", (ABSTRACTION, RELATION), 0.870),
-    Task(
-        "SS", "Symmetric Structures", "symmetric_isomorph", 4, "asymmetric_label", (RELATION, TRANSFORMATION), 0.780
-    ),
+    Task("SS", "Symmetric Structures", "symmetric_isomorph", 4, "asymmetric_label", (RELATION, TRANSFORMATION), 0.780),
     Task(
         "MT",
         "Mental Transformation",

@@ -97,10 +97,14 @@ class RunVerdicts:
 def select_run(run_dirs: Sequence[str], evaluation: str | None = None, model: str | None = None) -> Run:
     """The one MME-CC run below the directories (filtered by evaluation and model name); several or none is an error."""
     runs = [r for r in read_runs(list(run_dirs)) if r.benchmark == "mme_cc"]
-    runs = [r for r in runs if (evaluation is None or r.evaluation == evaluation) and (model is None or r.model == model)]
+    runs = [
+        r for r in runs if (evaluation is None or r.evaluation == evaluation) and (model is None or r.model == model)
+    ]
     if len(runs) != 1:
         found = ", ".join(f"{r.evaluation} of {r.model!r} ({r.harness}, {r.run_dir})" for r in runs) or "none"
-        raise ValueError(f"expected exactly one MME-CC run in {list(run_dirs)} (choose with --evaluation/--model); found: {found}")
+        raise ValueError(
+            f"expected exactly one MME-CC run in {list(run_dirs)} (choose with --evaluation/--model); found: {found}"
+        )
     return runs[0]
 
 
@@ -143,7 +147,9 @@ def draw_sample(verdicts: Iterable[Verdict], per_dimension: int = PER_DIMENSION,
     out: list[Verdict] = []
     for dim in DIMENSION_ORDER:
         pool = sorted(by_dim[dim], key=lambda v: v.id)
-        picked = pool if len(pool) <= per_dimension else rng_for(seed, "mme_cc-agreement", dim).sample(pool, per_dimension)
+        picked = (
+            pool if len(pool) <= per_dimension else rng_for(seed, "mme_cc-agreement", dim).sample(pool, per_dimension)
+        )
         out += sorted(picked, key=lambda v: (v.subtask, v.id))
     return out
 
@@ -171,12 +177,16 @@ def read_labels(path: str | os.PathLike[str], sample: Sequence[Verdict], known: 
         header = reader.fieldnames or []
         missing = [c for c in ("id", "label") if c not in header]
         if missing:
-            raise LabelFileError(source, 1, missing[0], f"header lacks the column(s) {missing}; expected {list(COLUMNS)}")
+            raise LabelFileError(
+                source, 1, missing[0], f"header lacks the column(s) {missing}; expected {list(COLUMNS)}"
+            )
         end = reader.line_num
         for record in reader:
             line, end = end + 1, reader.line_num  # a quoted multi-line field spans several lines: name the first
             if None in record:
-                raise LabelFileError(source, line, None, f"{len(header) + len(record[None])} fields, the header has {len(header)}")
+                raise LabelFileError(
+                    source, line, None, f"{len(header) + len(record[None])} fields, the header has {len(header)}"
+                )
             qid = (record.get("id") or "").strip()
             if not qid:
                 raise LabelFileError(source, line, "id", "empty id")
@@ -186,7 +196,10 @@ def read_labels(path: str | os.PathLike[str], sample: Sequence[Verdict], known: 
                 raise LabelFileError(source, line, "id", f"unknown id {qid!r}: not a scored question of this run")
             if qid not in expected:
                 raise LabelFileError(
-                    source, line, "id", f"id {qid!r} is not in the drawn sample (were --seed / --per-dimension the same at export?)"
+                    source,
+                    line,
+                    "id",
+                    f"id {qid!r} is not in the drawn sample (were --seed / --per-dimension the same at export?)",
                 )
             raw = (record.get("label") or "").strip()
             if raw not in ("0", "1"):
@@ -195,7 +208,10 @@ def read_labels(path: str | os.PathLike[str], sample: Sequence[Verdict], known: 
             verdict = (record.get("verdict") or "").strip()
             if verdict and verdict != str(expected[qid].verdict):
                 raise LabelFileError(
-                    source, line, "verdict", f"verdict {verdict!r} differs from the run's {expected[qid].verdict} (another run?)"
+                    source,
+                    line,
+                    "verdict",
+                    f"verdict {verdict!r} differs from the run's {expected[qid].verdict} (another run?)",
                 )
             labels[qid], lines[qid] = int(raw), line
     absent = [qid for qid in expected if qid not in labels]
@@ -223,7 +239,9 @@ class HumanAgreement:
     disagreements: list[tuple[Verdict, int]] = field(default_factory=list)  # (verdict, human label)
 
 
-def human_agreement(sample: Sequence[Verdict], labels: dict[str, int], resamples: int = 1000, seed: int = 1234) -> HumanAgreement:
+def human_agreement(
+    sample: Sequence[Verdict], labels: dict[str, int], resamples: int = 1000, seed: int = 1234
+) -> HumanAgreement:
     """Agreement and Cohen's kappa (bootstrap 95% CIs) per dimension, overall, and by who settled the verdict."""
     rows = [v for v in sample if v.id in labels]
     groups: list[tuple[str, list[Verdict]]] = [(d, [v for v in rows if v.dimension == d]) for d in DIMENSION_ORDER]
@@ -245,7 +263,12 @@ def _cell(name: str, rows: Sequence[Verdict], labels: dict[str, int], resamples:
     boot_kappa = weighted_binary_kappa(draws.weights, human, verdict)
     boot_agree = draws.weights @ (human == verdict).astype(np.float64) / draws.weights.sum(axis=1)
     return AgreementCell(
-        name, len(rows), agree, kappa, bootstrap.percentile_interval(boot_kappa), bootstrap.percentile_interval(boot_agree)
+        name,
+        len(rows),
+        agree,
+        kappa,
+        bootstrap.percentile_interval(boot_kappa),
+        bootstrap.percentile_interval(boot_agree),
     )
 
 

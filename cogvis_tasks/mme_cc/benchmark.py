@@ -57,7 +57,9 @@ def samples(
     prompt_text("", variant)  # an unknown condition fails before any data is read
     wanted = None if subtests is None else set(subtests)
     if wanted is not None and not wanted <= set(BY_ID):
-        raise ValueError(f"unknown MME-CC subtask(s) {sorted(wanted - set(BY_ID))}; expected {[s.id for s in SUBTASKS]}")
+        raise ValueError(
+            f"unknown MME-CC subtask(s) {sorted(wanted - set(BY_ID))}; expected {[s.id for s in SUBTASKS]}"
+        )
     return [sample_from_question(q, variant) for q in data.load(local_path) if wanted is None or q.subtask in wanted]
 
 
@@ -94,7 +96,9 @@ def score(
     elif ask is None:
         tags["judge_error"] = "no judge configured"
     else:
-        prompt = judge_prompt(subtest, str(sample_meta.get("question", "")), answer, str(sample_meta.get("criteria", "")), response)
+        prompt = judge_prompt(
+            subtest, str(sample_meta.get("question", "")), answer, str(sample_meta.get("criteria", "")), response
+        )
         tags["settled"] = "judge"
         for attempt in range(JUDGE_ATTEMPTS):
             tags["judge_calls"] = str(attempt + 1)

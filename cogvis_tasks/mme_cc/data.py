@@ -43,6 +43,7 @@ class Question:
 
 def root(local_path: str | os.PathLike[str] | None = None) -> tuple[Path, Path]:
     """(dataset root, the folder nothing may resolve outside of)."""
+
     def holds(folder: Path) -> bool:
         return any((folder / name).is_file() for name in FILES)
 
@@ -71,7 +72,9 @@ def load(local_path: str | os.PathLike[str] | None = None) -> tuple[Question, ..
     if missing:
         warnings.warn(f"mme_cc: {str(base)!r} lacks {missing}; those questions are not evaluated", stacklevel=2)
     resolved = [contained(f, boundary, str(f), "file", None, "data file") for f in files]
-    return tuple(q for f in resolved for q in _load_file(str(f), str(base), str(boundary.resolve()), f.stat().st_mtime_ns))
+    return tuple(
+        q for f in resolved for q in _load_file(str(f), str(base), str(boundary.resolve()), f.stat().st_mtime_ns)
+    )
 
 
 @functools.lru_cache(maxsize=16)

@@ -109,7 +109,9 @@ def judge_prompt(subtask: str, question: str, reference: str, criteria: str, res
     if subtask in RUBRICS:
         parts.append(RUBRICS[subtask])
     parts.append(f"## Model answer\n{response.strip()}")
-    parts.append('Reply with a JSON block only: {"answer_score": [[1]]} if the final answer is correct, {"answer_score": [[0]]} if not.')
+    parts.append(
+        'Reply with a JSON block only: {"answer_score": [[1]]} if the final answer is correct, {"answer_score": [[0]]} if not.'
+    )
     return "\n\n".join(parts)
 
 
@@ -119,7 +121,9 @@ class JudgeReplyError(ValueError):
 
 _NUM = r'"?+(-?\d++(?:\.\d++)?+(?:[eE][-+]?\d++)?+)"?+'
 #: A well-formed score: ``"answer_score": V``, ``[V]`` or ``[[V]]`` with balanced brackets, V a (quoted) number.
-_SCORE = re.compile(rf'"?+answer_score"?+\s*+:\s*+(?:\[\s*+\[\s*+{_NUM}\s*+\]\s*+\]|\[\s*+{_NUM}\s*+\]|{_NUM}(?!\d|\.\d|\[))')
+_SCORE = re.compile(
+    rf'"?+answer_score"?+\s*+:\s*+(?:\[\s*+\[\s*+{_NUM}\s*+\]\s*+\]|\[\s*+{_NUM}\s*+\]|{_NUM}(?!\d|\.\d|\[))'
+)
 _FENCE = re.compile(r"```[^\n`]*+\n?(.*?)```", re.DOTALL)
 
 

@@ -47,7 +47,9 @@ class Inputs:
     """What the user supplies beside the runs."""
 
     external: Mapping[str, Mapping[str, float]] = field(default_factory=dict)  # benchmark -> model -> score (0..1)
-    human: Mapping[str, Mapping[str, float]] = field(default_factory=dict)  # evaluation or benchmark -> subtest -> score
+    human: Mapping[str, Mapping[str, float]] = field(
+        default_factory=dict
+    )  # evaluation or benchmark -> subtest -> score
 
 
 # --- inputs ---------------------------------------------------------------------------------------
@@ -115,7 +117,9 @@ def pearson(x: Sequence[float], y: Sequence[float]) -> float | None:
     return float(np.clip(np.corrcoef(a, b)[0, 1], -1.0, 1.0))
 
 
-def pearson_ci(x: Sequence[float], y: Sequence[float], seed: int, resamples: int = CORRELATION_RESAMPLES) -> tuple[float, float] | None:
+def pearson_ci(
+    x: Sequence[float], y: Sequence[float], seed: int, resamples: int = CORRELATION_RESAMPLES
+) -> tuple[float, float] | None:
     """95% percentile bootstrap CI of r over resampled pairs (degenerate resamples are skipped)."""
     a, b = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
     if a.size < MIN_MODELS:
@@ -175,7 +179,11 @@ def controls_table(report: Report, section: Section) -> Table | None:
             drop = 100 * (m.overall.accuracy - other.overall.accuracy)
             row.append(f"{score(other.overall)} ({drop:+.1f})")
         rows.append(row)
-    return Table("Vision-necessity controls: overall score with the images replaced (a small drop: answerable without them)", header, rows)
+    return Table(
+        "Vision-necessity controls: overall score with the images replaced (a small drop: answerable without them)",
+        header,
+        rows,
+    )
 
 
 def human_percentile_table(section: Section) -> Table | None:
@@ -184,7 +192,9 @@ def human_percentile_table(section: Section) -> Table | None:
     if not percentiles or generated(section.benchmark) or not section.groups("category"):
         return None
     best = {m.label: next((e[1]["variant"] for e in m.extras if e[0] == "best_of"), None) for m in section.models}
-    header = ["category", "human 5th", "human median", "human 95th"] + [f"{m.label} ({best[m.label] or '?'})" for m in section.models]
+    header = ["category", "human 5th", "human median", "human 95th"] + [
+        f"{m.label} ({best[m.label] or '?'})" for m in section.models
+    ]
     rows = []
     for category, (p5, p50, p95) in percentiles.items():
         row = [category, pct(p5), pct(p50), pct(p95)]
@@ -220,7 +230,9 @@ def length_table(section: Section, seed: int) -> Table | None:
     if not rows:
         return None
     header = ["model", "n items", "mean characters", "Pearson r (length, item credit)", "95% CI"]
-    return Table("Response length vs accuracy across items (the VisFactor paper: r = -0.18 to -0.35 for CoT)", header, rows)
+    return Table(
+        "Response length vs accuracy across items (the VisFactor paper: r = -0.18 to -0.35 for CoT)", header, rows
+    )
 
 
 def subtest_correlation_table(section: Section) -> Table | None:
@@ -232,7 +244,9 @@ def subtest_correlation_table(section: Section) -> Table | None:
         return None
     matrix = correlation_matrix(section, subtests)
     rows = [[s, *(_r(None if np.isnan(v) else float(v)) for v in matrix[i])] for i, s in enumerate(subtests)]
-    return Table(f"Inter-subtest correlation across {len(section.models)} models (Pearson r)", ["subtest", *subtests], rows)
+    return Table(
+        f"Inter-subtest correlation across {len(section.models)} models (Pearson r)", ["subtest", *subtests], rows
+    )
 
 
 def correlation_matrix(section: Section, subtests: Sequence[str]) -> np.ndarray:
@@ -256,7 +270,9 @@ def _our_measures(section: Section) -> list[tuple[str, dict[str, float]]]:
     return measures
 
 
-def validity_table(report: Report, section: Section, external: Mapping[str, Mapping[str, float]], seed: int) -> Table | None:
+def validity_table(
+    report: Report, section: Section, external: Mapping[str, Mapping[str, float]], seed: int
+) -> Table | None:
     """Our scores against each external score across the models both have (the other evaluations of this report count).
 
     External scores are matched to a model by its report label, else by the model name its harness recorded.
@@ -278,7 +294,9 @@ def validity_table(report: Report, section: Section, external: Mapping[str, Mapp
                 continue
             x, y = [ours[k] for k in models], [theirs[k] for k in models]
             r = pearson(x, y)
-            rows.append([measure, name, str(len(models)), _r(r), _ci(pearson_ci(x, y, seed) if r is not None else None)])
+            rows.append(
+                [measure, name, str(len(models)), _r(r), _ci(pearson_ci(x, y, seed) if r is not None else None)]
+            )
     if not rows:
         return None
     header = ["our score", "external", "n models", "r", "95% CI"]

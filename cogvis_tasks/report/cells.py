@@ -133,7 +133,11 @@ def report_tables(report: Any, rows: Sequence[RowResult]) -> dict[str, dict[str,
 
 def report_values(report: Any, rows: Sequence[RowResult]) -> dict[CellKey, float]:
     """Accuracy of every cell of a report, derived tables included."""
-    values = {(table, group): s.accuracy for table, groups in report_tables(report, rows).items() for group, s in groups.items()}
+    values = {
+        (table, group): s.accuracy
+        for table, groups in report_tables(report, rows).items()
+        for group, s in groups.items()
+    }
     values[OVERALL] = report.overall.accuracy
     for key, members in derived_cells(report, rows).items():
         present = [values[m] for m in members if m in values]
@@ -253,7 +257,9 @@ def evaluate(specs: Mapping[CellKey, Spec], values: np.ndarray, weights: np.ndar
     return out
 
 
-def check(specs: Mapping[CellKey, Spec | None], values: Mapping[CellKey, float], items: Items, counts: Mapping[CellKey, int]) -> str | None:
+def check(
+    specs: Mapping[CellKey, Spec | None], values: Mapping[CellKey, float], items: Items, counts: Mapping[CellKey, int]
+) -> str | None:
     """Why the specs cannot stand in for ``build_report`` on this run (None: they reproduce every cell)."""
     missing = [k for k, s in specs.items() if s is None]
     if missing:
@@ -266,7 +272,9 @@ def check(specs: Mapping[CellKey, Spec | None], values: Mapping[CellKey, float],
             return f"vectorised {'/'.join(key)} = {float(got[key][0])!r} but build_report gives {expected!r}"
         spec = specs[key]
         if isinstance(spec, ItemsCell) and key in counts and int(spec.mask.sum()) != counts[key]:
-            return f"vectorised {'/'.join(key)} covers {int(spec.mask.sum())} items but build_report counts {counts[key]}"
+            return (
+                f"vectorised {'/'.join(key)} covers {int(spec.mask.sum())} items but build_report counts {counts[key]}"
+            )
     return None
 
 

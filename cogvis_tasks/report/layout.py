@@ -130,7 +130,11 @@ def extras_table(section: Section) -> Table | None:
         for m in section.models
         for metric, dims, value, n in m.extras
     ]
-    return Table("Other measures (from the benchmark's report)", ["model", "measure", "where", "value", "n"], rows) if rows else None
+    return (
+        Table("Other measures (from the benchmark's report)", ["model", "measure", "where", "value", "n"], rows)
+        if rows
+        else None
+    )
 
 
 def _number(value: float) -> str:

@@ -32,7 +32,13 @@ DPI = 100
 COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
 HUMAN_STYLE = {"color": "#000000", "linestyle": "-", "linewidth": 1.6}
 CHANCE_STYLE = {"color": "#777777", "linestyle": "--", "linewidth": 1.3}
-RC = {"font.family": "DejaVu Sans", "font.size": 9, "axes.titlesize": 11, "svg.hashsalt": "cogvis", "axes.spines.top": False}
+RC = {
+    "font.family": "DejaVu Sans",
+    "font.size": 9,
+    "axes.titlesize": 11,
+    "svg.hashsalt": "cogvis",
+    "axes.spines.top": False,
+}
 
 
 @dataclass(frozen=True)
@@ -92,7 +98,12 @@ def _reference_levels(section: Section, table: str, groups: Sequence[str], what:
 
 
 def _draw_grouped(
-    ax: Axes, section: Section, table: str, groups: Sequence[str], horizontal: bool, display: Sequence[str] | None = None
+    ax: Axes,
+    section: Section,
+    table: str,
+    groups: Sequence[str],
+    horizontal: bool,
+    display: Sequence[str] | None = None,
 ) -> None:
     """Bars per group and model with CI whiskers, chance ticks per group and the human level."""
     models: Sequence[ModelResult] = section.models
@@ -216,7 +227,16 @@ def _difficulty(section: Section, spec: FigureSpec) -> tuple[Figure, str]:
             values = [_pct(c.accuracy) if c else float("nan") for c in found]
             errs = list(zip(*[_errors(c) for c in found], strict=True))
             shifted = [x - dodge + 0.06 * k for x in xs]  # side by side, so equal scores stay visible
-            ax.errorbar(shifted, values, yerr=errs, marker="o", capsize=3, color=COLORS[k % len(COLORS)], label=m.label, zorder=3)
+            ax.errorbar(
+                shifted,
+                values,
+                yerr=errs,
+                marker="o",
+                capsize=3,
+                color=COLORS[k % len(COLORS)],
+                label=m.label,
+                zorder=3,
+            )
         chance = [_pct(c) for c in _reference_levels(section, table, groups, "chance")]
         ax.plot(xs, chance, **CHANCE_STYLE, label="chance", zorder=2)
         human = section.models[0].cell(spec.axis, dim)

@@ -43,7 +43,9 @@ ROW_FIELDS = ("subtest", "item", "correct", "lenient_correct", "parsed", "failed
 class ReportInputError(ValueError):
     """A result file that cannot be read, located by file, line and field."""
 
-    def __init__(self, file: str | os.PathLike[str], message: str, line: int | None = None, field: str | None = None) -> None:
+    def __init__(
+        self, file: str | os.PathLike[str], message: str, line: int | None = None, field: str | None = None
+    ) -> None:
         self.file, self.line, self.field = str(file), line, field
         where = self.file + (f", line {line}" if line is not None else "") + (f", field {field!r}" if field else "")
         super().__init__(f"{where}: {message}")
@@ -188,7 +190,9 @@ def _lmms_runs(root: Path, run_dir: str, tasks: Mapping[str, TaskInfo]) -> list[
     for results_path in sorted(Path(p) for p in glob.glob(str(root / "**" / "*_results.json"), recursive=True)):
         results = _json(results_path)
         if not isinstance(results.get("results"), dict) or not isinstance(results.get("config"), dict):
-            raise ReportInputError(results_path, "not an lmms-eval results file", field="results" if "results" not in results else "config")
+            raise ReportInputError(
+                results_path, "not an lmms-eval results file", field="results" if "results" not in results else "config"
+            )
         ours = sorted(t for t in results["results"] if t in tasks)
         if not ours:
             continue
@@ -199,7 +203,8 @@ def _lmms_runs(root: Path, run_dir: str, tasks: Mapping[str, TaskInfo]) -> list[
             samples_path = results_path.with_name(f"{stamp}_samples_{task}.jsonl")
             if not samples_path.is_file():
                 raise ReportInputError(
-                    results_path, f"no sample log {samples_path.name} for task {task!r}: run lmms-eval with --log_samples"
+                    results_path,
+                    f"no sample log {samples_path.name} for task {task!r}: run lmms-eval with --log_samples",
                 )
             if (model, task) in seen:
                 raise ReportInputError(
@@ -210,10 +215,13 @@ def _lmms_runs(root: Path, run_dir: str, tasks: Mapping[str, TaskInfo]) -> list[
             repeats, last_line = _lmms_rows(samples_path, info)
             _check_lmms_counts(results, task, info, repeats, samples_path, last_line)
             run = runs.setdefault(
-                (model, info.evaluation), Run(model, LMMS_EVAL, run_dir, info.evaluation, info.benchmark, [[] for _ in repeats])
+                (model, info.evaluation),
+                Run(model, LMMS_EVAL, run_dir, info.evaluation, info.benchmark, [[] for _ in repeats]),
             )
             if len(run.repeats) != len(repeats):
-                raise ReportInputError(samples_path, f"{len(repeats)} repeats here but {len(run.repeats)} in the other tasks of the run")
+                raise ReportInputError(
+                    samples_path, f"{len(repeats)} repeats here but {len(run.repeats)} in the other tasks of the run"
+                )
             for mine, theirs in zip(run.repeats, repeats, strict=True):
                 mine.extend(theirs)
             for path in (results_path, samples_path):
@@ -237,20 +245,29 @@ def _lmms_rows(path: Path, info: TaskInfo) -> tuple[list[list[RowResult]], int]:
             else next((k for k, v in doc.items() if isinstance(v, dict) and "repeats" in v), None)
         )
         if key is None or not isinstance(doc[key].get("repeats"), list) or not doc[key]["repeats"]:
-            raise ReportInputError(path, "logged doc has no cogvis row results (a metric holding {'repeats': [...]})", number, "accuracy")
+            raise ReportInputError(
+                path, "logged doc has no cogvis row results (a metric holding {'repeats': [...]})", number, "accuracy"
+            )
         rows = [_row(d, path, number, f"{key}.repeats[{k}]") for k, d in enumerate(doc[key]["repeats"])]
         doc_id = doc.get("doc_id")
         if doc_id in doc_lines:
-            raise ReportInputError(path, f"doc {doc_id!r} is logged twice (first at line {doc_lines[doc_id]})", number, "doc_id")
+            raise ReportInputError(
+                path, f"doc {doc_id!r} is logged twice (first at line {doc_lines[doc_id]})", number, "doc_id"
+            )
         doc_lines[doc_id] = number
         if repeats is None:
             repeats = [[] for _ in rows]
         if len(rows) != len(repeats):
-            raise ReportInputError(path, f"{len(rows)} repeats, earlier docs had {len(repeats)}", number, f"{key}.repeats")
+            raise ReportInputError(
+                path, f"{len(rows)} repeats, earlier docs had {len(repeats)}", number, f"{key}.repeats"
+            )
         for bucket, row in zip(repeats, rows, strict=True):
             if row.subtest != info.subtest:
                 raise ReportInputError(
-                    path, f"row of subtest {row.subtest!r} in the log of a {info.subtest!r} task", number, f"{key}.repeats"
+                    path,
+                    f"row of subtest {row.subtest!r} in the log of a {info.subtest!r} task",
+                    number,
+                    f"{key}.repeats",
                 )
             bucket.append(row)
     if repeats is None:
@@ -290,7 +307,9 @@ def _check_lmms_counts(
 
 def _evalscope_runs(root: Path, run_dir: str) -> list[Run]:
     runs = []
-    for report_path in sorted(Path(p) for p in glob.glob(str(root / "**" / "reports" / "*" / "*.json"), recursive=True)):
+    for report_path in sorted(
+        Path(p) for p in glob.glob(str(root / "**" / "reports" / "*" / "*.json"), recursive=True)
+    ):
         work = report_path.parent.parent.parent
         reviews = work / "reviews" / report_path.parent.name
         if not reviews.is_dir():
@@ -332,7 +351,9 @@ def _evalscope_repeats(work: Path) -> int:
     return int(match.group(1)) if match else 1
 
 
-def _evalscope_run(work: Path, report_path: Path, report: Mapping[str, Any], subsets: Mapping[str, Any], run_dir: str) -> Run | None:
+def _evalscope_run(
+    work: Path, report_path: Path, report: Mapping[str, Any], subsets: Mapping[str, Any], run_dir: str
+) -> Run | None:
     model = str(report.get("model_name") or report_path.parent.name)
     dataset = str(report.get("dataset_name") or report_path.stem)
     repeats = _evalscope_repeats(work)
@@ -355,19 +376,26 @@ def _evalscope_run(work: Path, report_path: Path, report: Mapping[str, Any], sub
             name = _review_benchmark(review, path, number)
             meta = ((review.get("sample_score") or {}).get("score") or {}).get("metadata") or {}
             if "row" not in meta:
-                raise ReportInputError(path, "review lacks the cogvis row result", number, "sample_score.score.metadata.row")
+                raise ReportInputError(
+                    path, "review lacks the cogvis row result", number, "sample_score.score.metadata.row"
+                )
             row = _row(meta["row"], path, number, "sample_score.score.metadata.row")
             if benchmark is None:
                 benchmark = name
             elif name != benchmark:
                 raise ReportInputError(
-                    path, f"benchmark {name!r} in a {benchmark!r} report", number, "messages[0].metadata.cogvis.benchmark"
+                    path,
+                    f"benchmark {name!r} in a {benchmark!r} report",
+                    number,
+                    "messages[0].metadata.cogvis.benchmark",
                 )
             sample_id = review.get("sample_score", {}).get("sample_id", review.get("index"))
             index = int(review.get("index", sample_id))
             key = (index // repeats, int(sample_id) % repeats if isinstance(sample_id, int) else 0)
             if key in got_lines:
-                raise ReportInputError(path, f"sample {index} is reviewed twice (first at line {got_lines[key]})", number, "index")
+                raise ReportInputError(
+                    path, f"sample {index} is reviewed twice (first at line {got_lines[key]})", number, "index"
+                )
             got[key], got_lines[key], last_line = row, number, number
         counts = summary.get("metadata") or {}
         seen = 1 + max((p for p, _ in got), default=-1)
@@ -385,7 +413,9 @@ def _evalscope_run(work: Path, report_path: Path, report: Mapping[str, Any], sub
                     "--ignore-errors) are counted as failed rows, as evalscope's own report does"
                 )
         if repeats == 1:
-            _check_evalscope_counts(per_repeat[0][-expected_rows:] if expected_rows else [], subset, counts, path, last_line)
+            _check_evalscope_counts(
+                per_repeat[0][-expected_rows:] if expected_rows else [], subset, counts, path, last_line
+            )
         if isinstance(summary.get("score"), (int, float)) and "items" in counts:
             harness_subtests[subset] = (float(summary["score"]), int(counts["items"]))
     if benchmark is None:
@@ -393,12 +423,19 @@ def _evalscope_run(work: Path, report_path: Path, report: Mapping[str, Any], sub
     return Run(model, EVALSCOPE, run_dir, dataset, benchmark, per_repeat, sources, harness_subtests, notes)
 
 
-def _check_evalscope_counts(rows: list[RowResult], subset: str, counts: Mapping[str, Any], path: Path, last_line: int) -> None:
+def _check_evalscope_counts(
+    rows: list[RowResult], subset: str, counts: Mapping[str, Any], path: Path, last_line: int
+) -> None:
     """The reviews (with the dropped failures restored) must give the counts our adapter wrote into the report."""
     if not rows:
         return
     score = subtest_scores(rows)[subset]
-    got = {"rows": len(rows), "items": score.items, "failed_requests": score.failed_requests, "unparsed_rows": score.unparsed_rows}
+    got = {
+        "rows": len(rows),
+        "items": score.items,
+        "failed_requests": score.failed_requests,
+        "unparsed_rows": score.unparsed_rows,
+    }
     for name, value in got.items():
         expected = counts.get(name)
         if isinstance(expected, int) and not isinstance(expected, bool) and expected != value:
@@ -421,7 +458,9 @@ def _review_benchmark(review: Mapping[str, Any], path: Path, line: int) -> str:
     try:
         name = str(review["messages"][0]["metadata"]["cogvis"]["benchmark"])
     except (KeyError, IndexError, TypeError):
-        raise ReportInputError(path, "review lacks the carried cogvis sample", line, "messages[0].metadata.cogvis.benchmark") from None
+        raise ReportInputError(
+            path, "review lacks the carried cogvis sample", line, "messages[0].metadata.cogvis.benchmark"
+        ) from None
     if name not in registry.names():
         raise ReportInputError(
             path,
@@ -432,7 +471,9 @@ def _review_benchmark(review: Mapping[str, Any], path: Path, line: int) -> str:
     return name
 
 
-def _restore_dropped(subset: str, missing: list[int], rows: Mapping[int, RowResult], items: object, score: object) -> dict[int, RowResult]:
+def _restore_dropped(
+    subset: str, missing: list[int], rows: Mapping[int, RowResult], items: object, score: object
+) -> dict[int, RowResult]:
     """Failed rows for the samples evalscope dropped, credited to their items as our adapter does.
 
     The reviews do not say which item a dropped sample belonged to. An item's rows are
@@ -463,7 +504,10 @@ def _restore_dropped(subset: str, missing: list[int], rows: Mapping[int, RowResu
     if open_choices:
         best: dict[int, RowResult] | None = None
         for pick in itertools.product((0, 1), repeat=min(len(open_choices), 12)):
-            trial = {**out, **{p: failed(pair[pick[k]] if k < len(pick) else pair[0]) for k, (p, pair) in enumerate(open_choices)}}
+            trial = {
+                **out,
+                **{p: failed(pair[pick[k]] if k < len(pick) else pair[0]) for k, (p, pair) in enumerate(open_choices)},
+            }
             accuracy = subtest_scores([*rows.values(), *trial.values()])[subset].accuracy
             if best is None or (isinstance(score, (int, float)) and abs(accuracy - float(score)) < 1e-4):
                 best = trial
@@ -516,14 +560,18 @@ def _first_text(value: object) -> str:
 
 
 def _lmms_text(doc: Mapping[str, Any], path: Path, line: int) -> RowText:
-    key = next((k for k, v in doc.items() if isinstance(v, dict) and isinstance(v.get("repeats"), list) and v["repeats"]), None)
+    key = next(
+        (k for k, v in doc.items() if isinstance(v, dict) and isinstance(v.get("repeats"), list) and v["repeats"]), None
+    )
     if key is None:
         raise ReportInputError(path, "logged doc has no cogvis row results", line, "accuracy")
     for name in ("input", "target", "filtered_resps"):
         if name not in doc:
             raise ReportInputError(path, f"logged doc lacks {name!r}", line, name)
     row = _row(doc[key]["repeats"][0], path, line, f"{key}.repeats[0]")
-    return RowText(str(doc["input"]), _first_text(doc["target"]), _first_text(doc["filtered_resps"]), f"{path}:{line}", row)
+    return RowText(
+        str(doc["input"]), _first_text(doc["target"]), _first_text(doc["filtered_resps"]), f"{path}:{line}", row
+    )
 
 
 def _evalscope_text(review: Mapping[str, Any], path: Path, line: int) -> RowText:
@@ -532,11 +580,17 @@ def _evalscope_text(review: Mapping[str, Any], path: Path, line: int) -> RowText
     if "row" not in meta:
         raise ReportInputError(path, "review lacks the cogvis row result", line, "sample_score.score.metadata.row")
     messages = review.get("messages")
-    content = messages[0].get("content") if isinstance(messages, list) and messages and isinstance(messages[0], dict) else None
+    content = (
+        messages[0].get("content")
+        if isinstance(messages, list) and messages and isinstance(messages[0], dict)
+        else None
+    )
     if isinstance(content, str):
         prompt = content
     elif isinstance(content, list):
-        prompt = "".join(str(part.get("text") or "") for part in content if isinstance(part, dict) and part.get("type") == "text")
+        prompt = "".join(
+            str(part.get("text") or "") for part in content if isinstance(part, dict) and part.get("type") == "text"
+        )
     else:
         raise ReportInputError(path, "review lacks the user message", line, "messages[0].content")
     row = _row(meta["row"], path, line, "sample_score.score.metadata.row")

@@ -53,7 +53,9 @@ def alpha_over_subtests(by_model: Sequence[tuple[str, dict[str, float]]]) -> Alp
         return Alpha(None, models, (), f"needs at least 2 models, the report has {len(models)}")
     common = [s for s in by_model[0][1] if all(s in scores for _, scores in by_model[1:])]
     if len(common) < 2:
-        return Alpha(None, models, tuple(common), f"needs at least 2 subtests shared by all models, found {len(common)}")
+        return Alpha(
+            None, models, tuple(common), f"needs at least 2 subtests shared by all models, found {len(common)}"
+        )
     try:
         value = cronbach_alpha([[scores[s] for s in common] for _, scores in by_model])
     except ValueError as exc:

@@ -37,9 +37,7 @@ code { font-size: .9em; word-break: break-all; }
 def _table(t: layout.Table) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in t.header)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in t.rows)
-    return (
-        f'<h3>{html.escape(t.title)}</h3>\n<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>\n'
-    )
+    return f'<h3>{html.escape(t.title)}</h3>\n<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>\n'
 
 
 def _figure(plot: Plot) -> str:
@@ -57,7 +55,10 @@ def render(report: Report, plots: Mapping[str, list[Plot]], inputs: Inputs | Non
     ]
     for section in report.sections:
         parts.append(f'<section id="{html.escape(section.evaluation)}">\n<h2>{html.escape(section.evaluation)}</h2>\n')
-        parts += [f"<p>{html.escape(line)}</p>\n" for line in [*layout.section_intro(section), *analyses.intro_lines(section, inputs)]]
+        parts += [
+            f"<p>{html.escape(line)}</p>\n"
+            for line in [*layout.section_intro(section), *analyses.intro_lines(section, inputs)]
+        ]
         parts += [_table(t) for t in [layout.overall_table(section), *layout.group_tables(section)]]
         extras = layout.extras_table(section)
         if extras is not None:
@@ -66,7 +67,9 @@ def render(report: Report, plots: Mapping[str, list[Plot]], inputs: Inputs | Non
         parts += [_figure(p) for p in plots.get(section.evaluation, [])]
         notes = layout.notes(section)
         if notes:
-            parts.append('<h3>Notes</h3>\n<ul class="notes">' + "".join(f"<li>{html.escape(n)}</li>" for n in notes) + "</ul>\n")
+            parts.append(
+                '<h3>Notes</h3>\n<ul class="notes">' + "".join(f"<li>{html.escape(n)}</li>" for n in notes) + "</ul>\n"
+            )
         items = "".join(
             f"<li>{html.escape(label)}: "
             + ", ".join(f"<code>{html.escape(f)}</code>" for f in files)

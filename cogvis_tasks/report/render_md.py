@@ -26,7 +26,9 @@ def table(t: layout.Table) -> list[str]:
     return lines
 
 
-def render(report: Report, plots: Mapping[str, list[Plot]] | None = None, folder: str = "", inputs: Inputs | None = None) -> str:
+def render(
+    report: Report, plots: Mapping[str, list[Plot]] | None = None, folder: str = "", inputs: Inputs | None = None
+) -> str:
     """Markdown text; ``plots`` (evaluation -> figures) are linked as ``<folder>/<name>``."""
     inputs = inputs or Inputs()
     out = ["# cogvis report", ""]
@@ -48,6 +50,8 @@ def render(report: Report, plots: Mapping[str, list[Plot]] | None = None, folder
             out += ["### Notes", "", *[f"- {_escape(n)}" for n in notes], ""]
         out += ["### Sources", ""]
         for label, files, logs in layout.sources(section):
-            out += [f"- {_escape(label)}: " + ", ".join(f"`{f}`" for f in files) + (f"; {_escape(logs)}" if logs else "")]
+            out += [
+                f"- {_escape(label)}: " + ", ".join(f"`{f}`" for f in files) + (f"; {_escape(logs)}" if logs else "")
+            ]
         out.append("")
     return "\n".join(out)

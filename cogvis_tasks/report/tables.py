@@ -133,7 +133,9 @@ def labels(runs: Sequence[Run]) -> dict[int, str]:
     return out
 
 
-def build(run_dirs: Sequence[str], resamples: int = bootstrap.DEFAULT_RESAMPLES, seed: int = bootstrap.DEFAULT_SEED) -> Report:
+def build(
+    run_dirs: Sequence[str], resamples: int = bootstrap.DEFAULT_RESAMPLES, seed: int = bootstrap.DEFAULT_SEED
+) -> Report:
     runs = read_runs(list(run_dirs))
     by_evaluation: dict[str, list[Run]] = defaultdict(list)
     for run in runs:
@@ -148,7 +150,13 @@ def build(run_dirs: Sequence[str], resamples: int = bootstrap.DEFAULT_RESAMPLES,
         names = labels(group)  # per section: a name seen in two RUN_DIRs is qualified only where it repeats here
         results = [model_result(names[id(r)], r, resamples, seed) for r in group]
         sections.append(
-            Section(evaluation, group[0].benchmark, results, section_alpha(results), references.human_overall(group[0].benchmark))
+            Section(
+                evaluation,
+                group[0].benchmark,
+                results,
+                section_alpha(results),
+                references.human_overall(group[0].benchmark),
+            )
         )
     return Report(sections, resamples, seed, list(dict.fromkeys(run_dirs)))
 
@@ -158,7 +166,9 @@ def section_alpha(results: Sequence[ModelResult]) -> Alpha:
     first: dict[str, ModelResult] = {}
     for m in results:
         first.setdefault(m.run.model, m)
-    return alpha_over_subtests([(name, {c.group: c.accuracy for c in m.tables[cells.SUBTEST]}) for name, m in first.items()])
+    return alpha_over_subtests(
+        [(name, {c.group: c.accuracy for c in m.tables[cells.SUBTEST]}) for name, m in first.items()]
+    )
 
 
 def model_result(label: str, run: Run, resamples: int, seed: int) -> ModelResult:
@@ -221,7 +231,11 @@ def model_result(label: str, run: Run, resamples: int, seed: int) -> ModelResult
     )
     notes = list(run.notes) + _cross_check(run, tables[cells.SUBTEST])
     pooled = getattr(bench, "pooled_extras", None)  # measures over all repeats at once (their items recur)
-    extras = reports[0].extras() if len(reports) == 1 else (pooled([r for rows in run.repeats for r in rows]) if pooled else [])
+    extras = (
+        reports[0].extras()
+        if len(reports) == 1
+        else (pooled([r for rows in run.repeats for r in rows]) if pooled else [])
+    )
     return ModelResult(label, run, overall, dict(tables), extras, method, notes)
 
 
@@ -233,12 +247,18 @@ def _per_item(
     levels = stated if stated is not None else [value(s) for s, _ in items.keys]
     if not levels or any(v is None for v in levels):
         return {}
-    usable = {k: s for k, s in specs.items() if s is not None and all(specs.get(m) is not None for m in getattr(s, "members", ()))}
+    usable = {
+        k: s
+        for k, s in specs.items()
+        if s is not None and all(specs.get(m) is not None for m in getattr(s, "members", ()))
+    }
     got = cells.evaluate(usable, np.array([levels], dtype=np.float64), bootstrap.identity(len(levels)))
     return {k: float(v[0]) for k, v in got.items() if not np.isnan(v[0])}
 
 
-def _derived_items(specs: dict[tuple[str, str], Any], key: tuple[str, str], scores: dict[tuple[str, str], GroupScore]) -> int:
+def _derived_items(
+    specs: dict[tuple[str, str], Any], key: tuple[str, str], scores: dict[tuple[str, str], GroupScore]
+) -> int:
     spec = specs.get(key)
     if isinstance(spec, cells.MacroCell):
         return sum(scores[m].items for m in spec.members if m in scores)

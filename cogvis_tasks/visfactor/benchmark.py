@@ -68,7 +68,9 @@ def samples(
     wanted = None if subtests is None else {s.upper() for s in subtests}
     if wanted is not None and not wanted <= set(BY_ID):
         raise ValueError(f"unknown VisFactor subtest(s) {sorted(wanted - set(BY_ID))}")
-    return [sample_from_row(r, variant) for r in data.load_rows(local_path) if wanted is None or r.category_id in wanted]
+    return [
+        sample_from_row(r, variant) for r in data.load_rows(local_path) if wanted is None or r.category_id in wanted
+    ]
 
 
 def score(sample_meta: Mapping[str, object], subtest: str, item: str, answer: str, response: str) -> RowResult:
@@ -134,7 +136,9 @@ def random_response(sample: Sample, seed: int) -> str:
     if u == 0:
         return oracle_response(sample)
     if kind == "letter":
-        wrong = next(c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[u - 1 :] + "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c != sample.answer)
+        wrong = next(
+            c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[u - 1 :] + "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c != sample.answer
+        )
         return _respond(wrong)
     if kind == "coord":
         return _respond(f"({100 + u}, {100 + u})")

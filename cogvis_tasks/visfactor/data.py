@@ -85,7 +85,9 @@ def _load_tsv(path: str) -> tuple[Row, ...]:
                         f"has {len(cells)} fields, the header has {len(header)} (truncated or malformed file?)",
                     )
                 raw = {name: cells[col[name]] for name in COLUMNS}
-                bad = bad_field({name: value for name, value in raw.items() if name != "image"})  # image cells: base64 checks them
+                bad = bad_field(
+                    {name: value for name, value in raw.items() if name != "image"}
+                )  # image cells: base64 checks them
                 if bad is not None:
                     raise DataError(path, n, bad, "text is not valid UTF-8")
                 image_cells = _tsv_images(raw["image"], path, n)

@@ -31,7 +31,12 @@ def write_tsv(rows: Iterable[Mapping[str, Any]], path: str | Path) -> Path:
         writer = csv.writer(fh, delimiter="\t", lineterminator="\n")
         writer.writerow(COLUMNS)
         for row in rows:
-            writer.writerow([_tsv_image_cell(list(row["image"])) if c == "image" else ("" if row[c] is None else row[c]) for c in COLUMNS])
+            writer.writerow(
+                [
+                    _tsv_image_cell(list(row["image"])) if c == "image" else ("" if row[c] is None else row[c])
+                    for c in COLUMNS
+                ]
+            )
     return path
 
 

@@ -68,7 +68,9 @@ def interleave(text: str, n_images: int, where: tuple[str, object]) -> tuple[Par
             parts.append(("text", text[pos : match.start()]))
         k = int(match.group(1))
         if k >= n_images:
-            raise DataError(where[0], where[1], "image", f"question shows <IMAGE_{k}> but the row has {n_images} image(s)")
+            raise DataError(
+                where[0], where[1], "image", f"question shows <IMAGE_{k}> but the row has {n_images} image(s)"
+            )
         parts.append(("image", k))
         seen.add(k)
         pos = match.end()

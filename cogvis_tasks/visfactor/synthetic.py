@@ -46,7 +46,9 @@ def image_bytes(rng: random.Random, size: int = 160, fmt: str = "JPEG") -> bytes
     return buf.getvalue()
 
 
-def _row(cid: str, index: int, eval_index: int, images: list[bytes], question: str, answer: str, additional: str = "") -> dict[str, Any]:
+def _row(
+    cid: str, index: int, eval_index: int, images: list[bytes], question: str, answer: str, additional: str = ""
+) -> dict[str, Any]:
     return {
         "index": index,
         "category_id": cid,
@@ -59,7 +61,9 @@ def _row(cid: str, index: int, eval_index: int, images: list[bytes], question: s
     }
 
 
-def _item_rows(cid: str, eval_index: int, rng: random.Random, n_rows: int) -> Iterator[tuple[list[bytes], str, str, str]]:
+def _item_rows(
+    cid: str, eval_index: int, rng: random.Random, n_rows: int
+) -> Iterator[tuple[list[bytes], str, str, str]]:
     """(images, question, answer, additional) for each row of one item."""
     if BY_ID[cid].answer == LIST:
         yield (
@@ -120,7 +124,8 @@ def _item_rows(cid: str, eval_index: int, rng: random.Random, n_rows: int) -> It
         for _ in range(n_rows - 1):
             yield (
                 [image_bytes(rng), image_bytes(rng)],
-                "Task: In the net <IMAGE_0> and the solid <IMAGE_1>, do edges <ADDITIONAL_0> and <ADDITIONAL_1> meet?<br>" + _BOOL_OUT,
+                "Task: In the net <IMAGE_0> and the solid <IMAGE_1>, do edges <ADDITIONAL_0> and <ADDITIONAL_1> meet?<br>"
+                + _BOOL_OUT,
                 rng.choice("TF"),
                 f"{rng.randint(1, 9)};{rng.choice('ABCDEFG')}",
             )
@@ -134,7 +139,9 @@ def _item_rows(cid: str, eval_index: int, rng: random.Random, n_rows: int) -> It
         )
 
 
-def synthetic_rows(items_per_subtest: int | None = None, seed: int = 0, subtests: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
+def synthetic_rows(
+    items_per_subtest: int | None = None, seed: int = 0, subtests: tuple[str, ...] | None = None
+) -> list[dict[str, Any]]:
     """Rows for every subtest; ``items_per_subtest=None`` gives the released sizes (808 items, 3,046 rows)."""
     rows = []
     index = 0

@@ -35,7 +35,9 @@ def render(puzzle: data.Puzzle, condition: str) -> str:
     if puzzle.options is None:
         text += "Options: Choose from (A) (B) (C) (D) in the image.\n"
     else:
-        text += "Options:\n" + "".join(f"({letter}) {opt}\n" for letter, opt in zip("ABCD", puzzle.options, strict=True))
+        text += "Options:\n" + "".join(
+            f"({letter}) {opt}\n" for letter, opt in zip("ABCD", puzzle.options, strict=True)
+        )
     return text + INSTRUCTIONS[condition]
 
 
@@ -79,7 +81,11 @@ def samples(
 def score(sample_meta: Mapping[str, object], subtest: str, item: str, answer: str, response: str) -> RowResult:
     failed = request_failed(response)
     options = sample_meta.get("options")
-    choice = "" if failed or empty_reply(response) else extract_option(response, tuple(options) if isinstance(options, list) else None)
+    choice = (
+        ""
+        if failed or empty_reply(response)
+        else extract_option(response, tuple(options) if isinstance(options, list) else None)
+    )
     tags = {k: str(sample_meta[k]) for k in ("category", "difficulty", "option_type") if sample_meta.get(k)}
     return choice_result(subtest, item, answer, choice, failed, tags)
 

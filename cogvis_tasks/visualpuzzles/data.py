@@ -77,7 +77,9 @@ def _no_duplicate_ids(puzzles: tuple[Puzzle, ...]) -> None:
     for p in puzzles:
         first = seen.setdefault(p.id, p)
         if first is not p:
-            raise DataError(p.source, p.row, "id", f"duplicate puzzle id {p.id!r} (first in {first.source}, row {first.row})")
+            raise DataError(
+                p.source, p.row, "id", f"duplicate puzzle id {p.id!r} (first in {first.source}, row {first.row})"
+            )
 
 
 @functools.lru_cache(maxsize=4)

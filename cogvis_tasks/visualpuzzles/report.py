@@ -68,6 +68,8 @@ def build_report(rows: Iterable[RowResult]) -> VisualPuzzlesReport:
         for tag in TAGS
     }
     for name, (a, b) in CROSS.items():
-        cross = scores_by(rows, lambda r, a=a, b=b: f"{r.subtest}/{r.tags[a]}/{r.tags[b]}" if a in r.tags and b in r.tags else None)
+        cross = scores_by(
+            rows, lambda r, a=a, b=b: f"{r.subtest}/{r.tags[a]}/{r.tags[b]}" if a in r.tags and b in r.tags else None
+        )
         breakdown[name] = dict(sorted(cross.items()))
     return VisualPuzzlesReport(variants=variants, breakdown=breakdown, overall=variants[best], best_variant=best)

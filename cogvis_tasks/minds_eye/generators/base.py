@@ -131,7 +131,9 @@ def make_item(
     """The item with its record: question, answer field, released extra fields, difficulty, option types, scene."""
     spec = BY_ID[task]
     if len(option_types) != spec.options or option_types.count(CORRECT) != 1:
-        raise AssertionError(f"{task}: option types {option_types} need {spec.options} entries, one of them {CORRECT!r}")
+        raise AssertionError(
+            f"{task}: option types {option_types} need {spec.options} entries, one of them {CORRECT!r}"
+        )
     if image.size != (SIZE, SIZE):
         raise AssertionError(f"{task}: image is {image.size}, expected {SIZE}x{SIZE}")
     key = f"gen_{task.lower()}_{seed}_{index:05d}.png"
@@ -156,7 +158,11 @@ def convex_hull(points: Iterable[Sequence[float]]) -> list[tuple[float, float]]:
     def half(seq: list[tuple[float, float]]) -> list[tuple[float, float]]:
         out: list[tuple[float, float]] = []
         for p in seq:
-            while len(out) >= 2 and (out[-1][0] - out[-2][0]) * (p[1] - out[-2][1]) - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0]) <= 0:
+            while (
+                len(out) >= 2
+                and (out[-1][0] - out[-2][0]) * (p[1] - out[-2][1]) - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0])
+                <= 0
+            ):
                 out.pop()
             out.append(p)
         return out

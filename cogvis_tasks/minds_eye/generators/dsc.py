@@ -83,7 +83,14 @@ TASK = "DSC"
 DEFAULT_ITEMS = 100
 DISTRACTOR_TYPES = ("wrong_sign", "wrong_rate", "wrong_time", "wrong_motion", "copied_motion", "swap", "double")
 PAIR_LURES = ("copied_motion", "copied_motion", "wrong_sign", "wrong_rate", "wrong_time", "wrong_motion")
-SOLO_LURES = ("wrong_sign", "wrong_rate", "wrong_rate", "wrong_time", "wrong_motion", "wrong_motion")  # beside a still shape
+SOLO_LURES = (
+    "wrong_sign",
+    "wrong_rate",
+    "wrong_rate",
+    "wrong_time",
+    "wrong_motion",
+    "wrong_motion",
+)  # beside a still shape
 LONE_SMALLER = 0.8  # share of a lone mover's errors that change less than its true step (see _size_factor)
 STILL_LURES = ("copied_motion", "wrong_motion")  # a still shape that moves
 LEAST_KEEP = 0.3  # share of lone-mover drafts kept whose answer is the least changed option (see _least_changed)
@@ -96,7 +103,9 @@ CHANGE = 7  # the _profiles statistic whose cancelling decides among pairs: outl
 CLOSEST_OF = 12  # candidate pairs (in draw order) among which the best cancelling one is taken
 CHANGE_KEEP = 0.85  # share of two-mover drafts kept that show the change-rank cue (see _change_cue)
 RASTER = 32  # cells across the panel in the stand-in for a pixel comparison (see _raster)
-LINE_OFF = 0.03  # world units (about a line width): an outline sample farther than this from the other outline is changed ink
+LINE_OFF = (
+    0.03  # world units (about a line width): an outline sample farther than this from the other outline is changed ink
+)
 
 TIMES = (0.0, 0.25, 0.5, 0.75)  # the frames shown in the top row
 ANSWER_T = 1.0
@@ -130,7 +139,10 @@ def _closed(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
 
 
 def _regular(n: int, start_deg: float = 90.0) -> list[tuple[float, float]]:
-    return [(math.cos(math.radians(start_deg + 360 * k / n)), math.sin(math.radians(start_deg + 360 * k / n))) for k in range(n)]
+    return [
+        (math.cos(math.radians(start_deg + 360 * k / n)), math.sin(math.radians(start_deg + 360 * k / n)))
+        for k in range(n)
+    ]
 
 
 # Shape outlines in unit coordinates (about radius 1, y up): polylines; a closed one repeats its first point.
@@ -170,14 +182,24 @@ class Config:
 
     def __post_init__(self) -> None:
         base.check_choice("moving_shapes", self.moving_shapes, (1, 2))
-        if not self.motions or any(m not in MOTIONS for m in self.motions) or len(set(self.motions)) != len(self.motions):
+        if (
+            not self.motions
+            or any(m not in MOTIONS for m in self.motions)
+            or len(set(self.motions)) != len(self.motions)
+        ):
             raise ValueError(f"motions must be distinct names from {MOTIONS}, got {self.motions!r}")
         if len(self.motions) < 2:
-            raise ValueError(f"motions needs at least 2 entries (the wrong_motion lure uses another one), got {self.motions!r}")
+            raise ValueError(
+                f"motions needs at least 2 entries (the wrong_motion lure uses another one), got {self.motions!r}"
+            )
         if len(self.motions) < 3 and self.distinct_motions and self.moving_shapes == 2:
-            raise ValueError("motions needs at least 3 entries with distinct_motions and two moving shapes (one for the lure)")
+            raise ValueError(
+                "motions needs at least 3 entries with distinct_motions and two moving shapes (one for the lure)"
+            )
         if not self.wrong_times or any(t not in ALLOWED_WRONG_TIMES for t in self.wrong_times):
-            raise ValueError(f"wrong_times must be a non-empty subset of {ALLOWED_WRONG_TIMES}, got {self.wrong_times!r}")
+            raise ValueError(
+                f"wrong_times must be a non-empty subset of {ALLOWED_WRONG_TIMES}, got {self.wrong_times!r}"
+            )
 
 
 PRESETS: dict[str, Config] = {
@@ -199,7 +221,9 @@ def _wave_at(phase: float, t: float) -> float:
 
 # Phases (multiples of 30 degrees) at which the wave's t = 1 value differs from all four shown ones by at least a
 # third of the amplitude: an oscillating shape is never back at a pose the top row showed.
-PHASES = tuple(float(ph) for ph in range(0, 360, 30) if min(abs(_wave_at(ph, ANSWER_T) - _wave_at(ph, t)) for t in TIMES) >= 1 / 3)
+PHASES = tuple(
+    float(ph) for ph in range(0, 360, 30) if min(abs(_wave_at(ph, ANSWER_T) - _wave_at(ph, t)) for t in TIMES) >= 1 / 3
+)
 
 
 def _bounce_height(start: float, t: float) -> float:
@@ -209,7 +233,9 @@ def _bounce_height(start: float, t: float) -> float:
 
 # Bounce starts (twelfths of a period) with the same property for the bounce's height profile.
 BOUNCE_STARTS = tuple(
-    k / 12 for k in range(12) if min(abs(_bounce_height(k / 12, ANSWER_T) - _bounce_height(k / 12, t)) for t in TIMES) >= 1 / 3
+    k / 12
+    for k in range(12)
+    if min(abs(_bounce_height(k / 12, ANSWER_T) - _bounce_height(k / 12, t)) for t in TIMES) >= 1 / 3
 )
 
 
@@ -246,7 +272,11 @@ def sample_motion(rng: random.Random, kind: str) -> dict[str, Any]:
         }[kind]
         params = {"amp": rng.uniform(low, high), "phase": _phase(rng), "period": PERIOD}
     elif kind == "swirl":
-        params = {"radius": rng.uniform(0.2, 0.3), "speed": rng.choice((-1, 1)) * 4 * rng.uniform(50, 80), "start": rng.uniform(0, 360)}
+        params = {
+            "radius": rng.uniform(0.2, 0.3),
+            "speed": rng.choice((-1, 1)) * 4 * rng.uniform(50, 80),
+            "start": rng.uniform(0, 360),
+        }
     elif kind == "spin_pulsate":
         params = {"speed": _spin(rng), "amp": rng.uniform(0.2, 0.35), "phase": _phase(rng), "period": PERIOD}
     elif kind == "zigzag":
@@ -343,7 +373,9 @@ def _set_gap(a: np.ndarray, b: np.ndarray) -> float:
 
 def frame_gap(names: list[str], first: list[dict[str, float]], second: list[dict[str, float]]) -> float:
     """How different two frames look: the most changed shape decides."""
-    return max(_set_gap(place(SAMPLES[n], p), place(SAMPLES[n], q)) for n, p, q in zip(names, first, second, strict=True))
+    return max(
+        _set_gap(place(SAMPLES[n], p), place(SAMPLES[n], q)) for n, p, q in zip(names, first, second, strict=True)
+    )
 
 
 def _outline_length(name: str, pose: dict[str, float]) -> float:
@@ -384,14 +416,20 @@ def _least_changed(
         for bad in ((False, False), (True, False), (False, True), (True, True))
     ]
     for measure, weights in ((_gap, [1.0, 1.0]), (_drawn_change, [_contrast(c) for c in colours])):
-        change = [sum(w * measure(n, p, q) for n, w, p, q in zip(names, weights, cell, last, strict=True)) for cell in cells]
+        change = [
+            sum(w * measure(n, p, q) for n, w, p, q in zip(names, weights, cell, last, strict=True)) for cell in cells
+        ]
         if not any(1e-6 < c < change[0] - 1e-9 for c in change[1:]):
             return True
     return False
 
 
 def _change_cue(
-    names: list[str], starts: list[dict[str, float]], motions: list[dict[str, Any] | None], correct: list[dict[str, float]], wrong
+    names: list[str],
+    starts: list[dict[str, float]],
+    motions: list[dict[str, Any] | None],
+    correct: list[dict[str, float]],
+    wrong,
 ) -> bool:
     """Whether the answer is (or ties) the option whose most changed shape changed least from the t = 0.75 frame: a
     rank the pairing leaves over-represented (a lure that changed more than the answer tends to differ by more than
@@ -403,7 +441,9 @@ def _change_cue(
     return peak[0] <= min(peak[1:]) + 1e-9
 
 
-def _repeats_shown(name: str, k: int, pose: dict[str, float], starts: list[dict[str, float]], motions: list[dict[str, Any] | None]) -> bool:
+def _repeats_shown(
+    name: str, k: int, pose: dict[str, float], starts: list[dict[str, float]], motions: list[dict[str, Any] | None]
+) -> bool:
     """Whether shape k at ``pose`` repeats (is within REPEAT_GAP of) one of its poses in the top row."""
     return any(_gap(name, pose, pose_at(starts[k], motions[k], t)) < REPEAT_GAP for t in TIMES)
 
@@ -424,7 +464,12 @@ def _start_poses(rng: random.Random) -> list[dict[str, float]]:
         along = sign * spread + rng.uniform(-0.05, 0.05)
         cx, cy = (along, across) if horizontal else (across, along)
         poses.append(
-            {"cx": round(cx, 4), "cy": round(cy, 4), "angle": round(rng.uniform(-20, 20), 2), "size": round(rng.uniform(0.3, 0.38), 4)}
+            {
+                "cx": round(cx, 4),
+                "cy": round(cy, 4),
+                "angle": round(rng.uniform(-20, 20), 2),
+                "size": round(rng.uniform(0.3, 0.38), 4),
+            }
         )
     return poses
 
@@ -492,7 +537,12 @@ def _lure_kind(rng: random.Random, own: dict[str, Any] | None, other: dict[str, 
 
 
 def _lure(
-    rng: random.Random, config: Config, k: int, names: list[str], starts: list[dict[str, float]], motions: list[dict[str, Any] | None]
+    rng: random.Random,
+    config: Config,
+    k: int,
+    names: list[str],
+    starts: list[dict[str, float]],
+    motions: list[dict[str, Any] | None],
 ) -> dict[str, Any] | None:
     """Shape k's wrong pose at t = 1 (``pose``) and how it is wrong (``kind`` and its detail), or None if unusable.
 
@@ -527,7 +577,9 @@ def _lure(
         step = _step(other_last, other_right)
         return {"kind": kind, "motion": other, "rate": rate, "pose": _apply(last, step, rate), "step": step}
     used = {m["type"] for m in motions if m is not None}
-    pool = [m for m in config.motions if m not in used] or [m for m in config.motions if own is None or m != own["type"]]
+    pool = [m for m in config.motions if m not in used] or [
+        m for m in config.motions if own is None or m != own["type"]
+    ]
     motion = sample_motion(rng, rng.choice(pool))
     step = _step(pose_at(start, motion, TIMES[-1]), pose_at(start, motion, ANSWER_T))
     unit = _gap(name, last, _apply(last, step, 1.0))
@@ -584,7 +636,9 @@ def _rasters(name: str, poses: list[dict[str, float]]) -> np.ndarray:
     for dx, dy in ((0, 0), (1, 0), (0, 1), (1, 1)):
         cells.append(offset + np.clip(iy + dy, 0, side - 1) * side + np.clip(ix + dx, 0, side - 1))
         weights.append((fx if dx else 1 - fx) * (fy if dy else 1 - fy))
-    grid = np.bincount(np.concatenate(cells, axis=1).ravel(), np.concatenate(weights, axis=1).ravel(), len(poses) * side * side)
+    grid = np.bincount(
+        np.concatenate(cells, axis=1).ravel(), np.concatenate(weights, axis=1).ravel(), len(poses) * side * side
+    )
     scale = np.sqrt([pose["sx"] * pose["sy"] for pose in poses])[:, None]
     return grid.reshape(len(poses), side * side) * scale
 
@@ -627,7 +681,12 @@ def _usable(lure: dict[str, Any] | None, name: str, k: int, right: dict[str, flo
 
 
 def _balanced_lure(
-    rng: random.Random, config: Config, k: int, names: list[str], starts: list[dict[str, float]], motions: list[dict[str, Any] | None]
+    rng: random.Random,
+    config: Config,
+    k: int,
+    names: list[str],
+    starts: list[dict[str, float]],
+    motions: list[dict[str, Any] | None],
 ) -> dict[str, Any] | None:
     """Shape k's lure, drawn as one of an antithetic pair: a first usable lure, then a second whose statistics
     (:func:`_profile`) all differ from the right pose's the opposite way, and a fair coin picks which is shown.
@@ -648,7 +707,9 @@ def _balanced_lure(
     diff = np.asarray(profiles)[:, keep] - right_profile[list(keep)]
     # how far each pair of draws is from cancelling: per statistic, |d_i + d_j| against |d_i| + |d_j|
     eps = 1e-6 * (1 + np.abs(right_profile[list(keep)]))
-    residual = (np.abs(diff[:, None] + diff[None]) / (np.abs(diff[:, None]) + np.abs(diff[None]) + eps)).max(axis=2) / PAIR_RESIDUAL
+    residual = (np.abs(diff[:, None] + diff[None]) / (np.abs(diff[:, None]) + np.abs(diff[None]) + eps)).max(
+        axis=2
+    ) / PAIR_RESIDUAL
     residual[np.tril_indices(len(drawn))] = np.inf
     usable: dict[int, bool] = {}
 
@@ -688,7 +749,11 @@ def _wrong_poses(
             if lures[-1] is None:
                 return None
         wrong = [lure["pose"] for lure in lures]
-        if None in motions and _least_changed(names, colours, starts, motions, correct, wrong) and rng.random() >= LEAST_KEEP:
+        if (
+            None in motions
+            and _least_changed(names, colours, starts, motions, correct, wrong)
+            and rng.random() >= LEAST_KEEP
+        ):
             continue
         if None not in motions and _change_cue(names, starts, motions, correct, wrong) and rng.random() >= CHANGE_KEEP:
             continue
@@ -713,7 +778,8 @@ def _candidate(rng: random.Random, config: Config) -> dict[str, Any] | None:
     if frame_gap(names, correct, top[-1]) < MIN_GAP:
         return None
     if any(
-        m is not None and _repeats_shown(n, k, c, starts, motions) for k, (n, m, c) in enumerate(zip(names, motions, correct, strict=True))
+        m is not None and _repeats_shown(n, k, c, starts, motions)
+        for k, (n, m, c) in enumerate(zip(names, motions, correct, strict=True))
     ):
         return None  # a moving shape is never back at a shown pose at t = 1 (nor is any lure): matching t = 0 is no strategy
     drawn = _wrong_poses(rng, config, names, colours, starts, motions)
@@ -769,7 +835,10 @@ def _layout() -> tuple[list[base.Box], list[base.Box], int]:
 
 
 def _describe(names: list[str], motions: list[dict[str, Any] | None]) -> str:
-    parts = [f"the {n} is static" if m is None else f"the {n} has the motion of {m['type']}" for n, m in zip(names, motions, strict=True)]
+    parts = [
+        f"the {n} is static" if m is None else f"the {n} has the motion of {m['type']}"
+        for n, m in zip(names, motions, strict=True)
+    ]
     text = " and ".join(parts)
     return text[0].upper() + text[1:]
 
@@ -796,7 +865,10 @@ def plan(seed: int, index: int, config: Config) -> tuple[dict[str, Any], list[st
             {"name": n, "colour": c, "rgb": list(PALETTE[c]), "start": s, "motion": m}
             for n, c, s, m in zip(draft["names"], draft["colours"], draft["starts"], draft["motions"], strict=True)
         ],
-        "frames": [{"t": t, "box": list(box), "poses": poses} for t, box, poses in zip(TIMES, frame_boxes, draft["top"], strict=True)],
+        "frames": [
+            {"t": t, "box": list(box), "poses": poses}
+            for t, box, poses in zip(TIMES, frame_boxes, draft["top"], strict=True)
+        ],
         "options": [{"poses": poses} for poses in options],
         "option_boxes": [list(box) for box in option_boxes],
         "lures": draft["lures"],
@@ -825,4 +897,6 @@ def _render(scene: dict[str, Any]) -> Image.Image:
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     scene, option_types = plan(seed, index, config)
     extra = {"answer": _describe([s["name"] for s in scene["shapes"]], [s["motion"] for s in scene["shapes"]])}
-    return base.make_item(TASK, seed, index, _render(scene), option_types, base.preset_name(config, PRESETS), scene, extra)
+    return base.make_item(
+        TASK, seed, index, _render(scene), option_types, base.preset_name(config, PRESETS), scene, extra
+    )

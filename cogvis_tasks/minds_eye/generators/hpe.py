@@ -157,10 +157,16 @@ class Config:
     def __post_init__(self) -> None:
         base.check_range("min_depth", self.min_depth, 2, 6)
         base.check_range("max_depth", self.max_depth, self.min_depth, 6)
-        if not self.families or any(f not in FAMILIES for f in self.families) or len(set(self.families)) != len(self.families):
+        if (
+            not self.families
+            or any(f not in FAMILIES for f in self.families)
+            or len(set(self.families)) != len(self.families)
+        ):
             raise ValueError(f"families must be distinct names from {FAMILIES}, got {self.families!r}")
         base.check_choice("odd_kind", self.odd_kind, ODD_KINDS)
-        if len([f for f in self.families if MAX_DEPTH[f] >= self.min_depth]) < 4:  # three shown, a fourth broken or hidden
+        if (
+            len([f for f in self.families if MAX_DEPTH[f] >= self.min_depth]) < 4
+        ):  # three shown, a fourth broken or hidden
             raise ValueError(f"families needs 4 families allowing depth {self.min_depth}, got {self.families!r}")
         base.check_range("break_min", self.break_min, 0.1, 0.5)
         base.check_range("break_max", self.break_max, self.break_min, 0.5)  # half the range always fits
@@ -170,14 +176,25 @@ class Config:
 
 PRESETS: dict[str, Config] = {
     "easy": Config(
-        min_depth=2, max_depth=3, families=SIMPLE_FAMILIES, odd_kind="irregular", break_min=0.15, break_max=0.3,
+        min_depth=2,
+        max_depth=3,
+        families=SIMPLE_FAMILIES,
+        odd_kind="irregular",
+        break_min=0.15,
+        break_max=0.3,
         min_break_ink=800,
     ),  # fmt: skip
     "medium": Config(
         min_depth=3, max_depth=4, odd_kind="broken", break_min=0.35, break_max=0.5, min_break_level=0, min_break_ink=600
     ),
     "hard": Config(
-        min_depth=4, max_depth=5, asymmetric=True, odd_kind="broken", break_min=0.2, break_max=0.45, min_break_level=1,
+        min_depth=4,
+        max_depth=5,
+        asymmetric=True,
+        odd_kind="broken",
+        break_min=0.2,
+        break_max=0.45,
+        min_break_level=1,
         min_break_ink=200,
     ),  # fmt: skip
 }
@@ -225,6 +242,7 @@ def rule_maps(family: str, p: dict[str, Any]) -> list[Map]:
         cells = [complex(i, j) for j in (-1, 0, 1) for i in (-1, 0, 1) if (i, j) != (0, 0)]
         return [(p["ratio"] + 0j, 2 / 3 * c) for c in cells]
     if family == "pythagoras_tree":  # squares on the legs; the right one is the left one of 90 - angle, mirrored
+
         def leg(deg: float) -> complex:
             return p["ratio"] * math.cos(math.radians(deg)) * cmath.exp(1j * math.radians(deg))
 
@@ -398,7 +416,12 @@ def _extent(elements: np.ndarray, circles: bool) -> tuple[float, float, float, f
         return elements.real.min(), elements.real.max(), elements.imag.min(), elements.imag.max()
     centres = elements.mean(axis=1)
     radii = np.abs(elements[:, 0] - centres)
-    return (centres.real - radii).min(), (centres.real + radii).max(), (centres.imag - radii).min(), (centres.imag + radii).max()
+    return (
+        (centres.real - radii).min(),
+        (centres.real + radii).max(),
+        (centres.imag - radii).min(),
+        (centres.imag + radii).max(),
+    )
 
 
 def fit_to_box(elements: np.ndarray, circles: bool, box: base.Box) -> tuple[float, complex, complex]:
@@ -451,7 +474,9 @@ def draw_elements(img: Image.Image, elements: np.ndarray, kind: str, origin: com
             draw.line(pts + pts[:1] if kind == "polygon" else pts, fill=0, width=width, joint="curve")
 
 
-def render_panel(elements: np.ndarray, kind: str, box: base.Box, factor: int = SUPERSAMPLE, reduce: bool = True) -> Image.Image:
+def render_panel(
+    elements: np.ndarray, kind: str, box: base.Box, factor: int = SUPERSAMPLE, reduce: bool = True
+) -> Image.Image:
     """The figure's drawing area as an L image, drawn ``factor`` times larger (then reduced unless asked not to)."""
     left, top, right, bottom = base.content_box(box)
     img = Image.new("L", ((right - left) * factor, (bottom - top) * factor), 255)
@@ -755,7 +780,10 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         raise RuntimeError(f"HPE: no visible break in {MAX_TRIES} tries for {config}")
     regular, odd = made
     options, option_types = base.place_options(rng, odd, [(f["family"], f) for f in regular])
-    options = [_moved(fig, complex(box[0] - boxes[0][0], box[1] - boxes[0][1])) for fig, box in zip(options, boxes, strict=True)]
+    options = [
+        _moved(fig, complex(box[0] - boxes[0][0], box[1] - boxes[0][1]))
+        for fig, box in zip(options, boxes, strict=True)
+    ]
     img = base.canvas()
     for fig, box in zip(options, boxes, strict=True):
         left, top, _, _ = base.content_box(box)

@@ -152,7 +152,11 @@ def _triangles(verts: np.ndarray) -> list[list[int]]:
     dist = np.linalg.norm(verts[:, None] - verts[None], axis=2)
     edge = dist[dist > 1e-9].min()
     near = np.abs(dist - edge) < 1e-6
-    return [list(t) for t in itertools.combinations(range(len(verts)), 3) if near[t[0], t[1]] and near[t[1], t[2]] and near[t[0], t[2]]]
+    return [
+        list(t)
+        for t in itertools.combinations(range(len(verts)), 3)
+        if near[t[0], t[1]] and near[t[1], t[2]] and near[t[0], t[2]]
+    ]
 
 
 def _icosahedron_vertices() -> np.ndarray:
@@ -260,12 +264,20 @@ class Config:
     # wrong options come from these; the same set as net_solids lets every solid be as often right as wrong (no cue)
     distractor_solids: tuple[str, ...] = EASY_POOL
     similar: int = 1  # at least this many of the three wrong solids are face-similar to the answer
-    colour_lure: bool = False  # one option (the answer as often as any) in the net's colour, the others in other colours
+    colour_lure: bool = (
+        False  # one option (the answer as often as any) in the net's colour, the others in other colours
+    )
 
     def __post_init__(self) -> None:
-        if not self.net_solids or not set(self.net_solids) <= set(NETTABLE) or len(set(self.net_solids)) != len(self.net_solids):
+        if (
+            not self.net_solids
+            or not set(self.net_solids) <= set(NETTABLE)
+            or len(set(self.net_solids)) != len(self.net_solids)
+        ):
             raise ValueError(f"net_solids must be distinct names from {NETTABLE}, got {self.net_solids!r}")
-        if not set(self.distractor_solids) <= set(SOLIDS) or len(set(self.distractor_solids)) != len(self.distractor_solids):
+        if not set(self.distractor_solids) <= set(SOLIDS) or len(set(self.distractor_solids)) != len(
+            self.distractor_solids
+        ):
             raise ValueError(f"distractor_solids must be distinct names from {SOLIDS}, got {self.distractor_solids!r}")
         base.check_choice("colour_lure", self.colour_lure, (False, True))
         if not isinstance(self.similar, int):
@@ -273,12 +285,18 @@ class Config:
         base.check_range("similar", self.similar, 0, 3)
         for net in self.net_solids:
             if sum(s != net for s in self.distractor_solids) < 3:
-                raise ValueError(f"distractor_solids must hold three solids besides {net}, got {self.distractor_solids!r}")
+                raise ValueError(
+                    f"distractor_solids must hold three solids besides {net}, got {self.distractor_solids!r}"
+                )
             if len(similar_set(net, self.distractor_solids)) < self.similar:
-                raise ValueError(f"distractor_solids leave fewer than {self.similar} face-similar solids for a {net} net")
+                raise ValueError(
+                    f"distractor_solids leave fewer than {self.similar} face-similar solids for a {net} net"
+                )
         answers = {a for _, members in option_sets(self) for a in members}
         if set(self.net_solids) - answers:
-            raise ValueError(f"distractor_solids give no option set with {sorted(set(self.net_solids) - answers)} as the answer")
+            raise ValueError(
+                f"distractor_solids give no option set with {sorted(set(self.net_solids) - answers)} as the answer"
+            )
 
 
 PRESETS: dict[str, Config] = {
@@ -426,7 +444,9 @@ def _fit(polys: list[np.ndarray], width: float, height: float) -> tuple[float, f
 NET_TRIES = 8  # valid layouts compared; the most compact one is drawn
 
 
-def make_net(solid: Solid, rng: random.Random, width: float, height: float) -> tuple[list[np.ndarray], list[tuple[int, int]]]:
+def make_net(
+    solid: Solid, rng: random.Random, width: float, height: float
+) -> tuple[list[np.ndarray], list[tuple[int, int]]]:
     """The solid cut open: faces as polygons in pixels (origin at the box centre) and the fold (hinge) face pairs."""
     layouts = []
     for _ in range(200):
@@ -553,7 +573,9 @@ def pick_view(solid: Solid, rng: random.Random) -> np.ndarray:
     return best
 
 
-def draw_solid(img: Image.Image, box: base.Box, solid: Solid, view: np.ndarray, colour: tuple[int, int, int], size: float) -> None:
+def draw_solid(
+    img: Image.Image, box: base.Box, solid: Solid, view: np.ndarray, colour: tuple[int, int, int], size: float
+) -> None:
     """Flat-shaded orthographic drawing: front faces only, far ones first (painter's algorithm), dark edges.
 
     The scale makes sqrt(outline area x bounding-box area) a fixed share of the panel times ``size``: a compact solid
@@ -566,7 +588,10 @@ def draw_solid(img: Image.Image, box: base.Box, solid: Solid, view: np.ndarray, 
     pts = np.asarray(solid.vertices) @ view.T  # x right, y up, z towards the viewer
     span = pts[:, :2].max(axis=0) - pts[:, :2].min(axis=0)
     outline = sum(a for a in _drawn_areas(pts, solid.faces) if a > 0)  # a convex solid's outline: its front faces
-    scale = size * min(math.sqrt(SOLID_AREA * w * h / math.sqrt(outline * span[0] * span[1])), SOLID_FILL * min(w / span[0], h / span[1]))
+    scale = size * min(
+        math.sqrt(SOLID_AREA * w * h / math.sqrt(outline * span[0] * span[1])),
+        SOLID_FILL * min(w / span[0], h / span[1]),
+    )
     middle = (pts[:, :2].max(axis=0) + pts[:, :2].min(axis=0)) / 2
     screen = np.stack([w / 2 + (pts[:, 0] - middle[0]) * scale, h / 2 - (pts[:, 1] - middle[1]) * scale], axis=1)
     normals = _normals(pts, solid.faces)

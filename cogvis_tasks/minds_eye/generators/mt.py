@@ -120,12 +120,21 @@ class Config:
         base.check_choice("axes", self.axes, (1, 2, 3))
         base.check_choice("angle_step", self.angle_step, ANGLE_STEPS)
         if self.axes == 3 and self.angle_step == 90:
-            raise ValueError("angle_step must be below 90 for axes=3: every quarter-turn rotation needs at most two axes")
+            raise ValueError(
+                "angle_step must be below 90 for axes=3: every quarter-turn rotation needs at most two axes"
+            )
         if not isinstance(self.coloured, bool):
             raise ValueError(f"coloured must be True or False, got {self.coloured!r}")
         pool = self.distractors
-        if not isinstance(pool, tuple) or len(pool) < 3 or len(set(pool)) != len(pool) or not set(pool) <= set(DISTRACTOR_TYPES):
-            raise ValueError(f"distractors must be a tuple of >= 3 distinct types from {DISTRACTOR_TYPES}, got {pool!r}")
+        if (
+            not isinstance(pool, tuple)
+            or len(pool) < 3
+            or len(set(pool)) != len(pool)
+            or not set(pool) <= set(DISTRACTOR_TYPES)
+        ):
+            raise ValueError(
+                f"distractors must be a tuple of >= 3 distinct types from {DISTRACTOR_TYPES}, got {pool!r}"
+            )
         if "rotate2" in pool and not self.coloured:
             raise ValueError("distractors may include 'rotate2' (colours shuffled) only when coloured is True")
 
@@ -235,17 +244,31 @@ def _hook(rng: random.Random) -> list[Voxel]:
 def _shepard_metzler(rng: random.Random) -> list[Voxel]:
     """Four arms bending in three directions, as in Shepard and Metzler's figures."""
     last = rng.choice([_arm(0), _arm(0, -1), _arm(1, -1)])
-    return _chain([(_arm(0), rng.randint(1, 3)), (_arm(1), rng.randint(1, 3)), (_arm(2), rng.randint(1, 2)), (last, rng.randint(1, 2))])
+    return _chain(
+        [
+            (_arm(0), rng.randint(1, 3)),
+            (_arm(1), rng.randint(1, 3)),
+            (_arm(2), rng.randint(1, 2)),
+            (last, rng.randint(1, 2)),
+        ]
+    )
 
 
 def _staircase(rng: random.Random) -> list[Voxel]:
     """Two steps up a flight, then a turn out of the flight's plane."""
-    return _chain([(_arm(0), rng.randint(1, 2)), (_arm(1), 1), (_arm(0), 2), (_arm(1), 1), (_arm(2), rng.randint(1, 2))])
+    return _chain(
+        [(_arm(0), rng.randint(1, 2)), (_arm(1), 1), (_arm(0), 2), (_arm(1), 1), (_arm(2), rng.randint(1, 2))]
+    )
 
 
 def _crank(rng: random.Random) -> list[Voxel]:
     return _chain(
-        [(_arm(0), rng.randint(1, 2)), (_arm(1), rng.randint(1, 3)), (_arm(0, -1), rng.randint(1, 2)), (_arm(2), rng.randint(1, 2))]
+        [
+            (_arm(0), rng.randint(1, 2)),
+            (_arm(1), rng.randint(1, 3)),
+            (_arm(0, -1), rng.randint(1, 2)),
+            (_arm(2), rng.randint(1, 2)),
+        ]
     )
 
 
@@ -257,13 +280,22 @@ def _tripod(rng: random.Random) -> list[Voxel]:
 
 def _peg(rng: random.Random) -> list[Voxel]:
     """A flat S or L with one cube standing out of its plane, off the middle."""
-    flat = _chain([(_arm(0), rng.randint(1, 3)), (_arm(1), rng.randint(1, 2)), (_arm(0, rng.choice((1, -1))), rng.randint(1, 2))])
+    flat = _chain(
+        [(_arm(0), rng.randint(1, 3)), (_arm(1), rng.randint(1, 2)), (_arm(0, rng.choice((1, -1))), rng.randint(1, 2))]
+    )
     at = rng.choice(flat)
     return flat + [(at[0], at[1], at[2] + 1)]
 
 
 def _zigzag(rng: random.Random) -> list[Voxel]:
-    return _chain([(_arm(0), rng.randint(1, 2)), (_arm(2), rng.randint(1, 2)), (_arm(0), rng.randint(1, 2)), (_arm(1), rng.randint(1, 2))])
+    return _chain(
+        [
+            (_arm(0), rng.randint(1, 2)),
+            (_arm(2), rng.randint(1, 2)),
+            (_arm(0), rng.randint(1, 2)),
+            (_arm(1), rng.randint(1, 2)),
+        ]
+    )
 
 
 def _spiral(rng: random.Random) -> list[Voxel]:
@@ -632,7 +664,9 @@ def _deal(
         aim = rng.choice(spread or [j for j in shown if j != answer] or shown)
         aims.append(aim)
         target = stats[(-1, 0, aim)]
-        free = [j for j in range(len(frames)) if all(_turn_between(frames[j], frames[t]) >= MIN_POSE_GAP for t in taken)]
+        free = [
+            j for j in range(len(frames)) if all(_turn_between(frames[j], frames[t]) >= MIN_POSE_GAP for t in taken)
+        ]
         keys = [(k, v, j) for v in range(len(variants[k])) for j in free]
         keys.sort(key=lambda key: float((((stats[key] - target) / scale) ** 2).sum()))
         key = next((key for key in keys if is_clear(key)), None)

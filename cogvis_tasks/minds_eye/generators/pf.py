@@ -77,7 +77,10 @@ IntVec = tuple[int, int]
 Mat = tuple[tuple[int, int], tuple[int, int]]
 
 _SQRT3_2 = math.sqrt(3) / 2
-BASES = {"square": ((1.0, 0.0), (0.0, 1.0)), "hexagon": ((1.0, 0.0), (0.5, _SQRT3_2))}  # lattice vectors e1, e2 (Cartesian)
+BASES = {
+    "square": ((1.0, 0.0), (0.0, 1.0)),
+    "hexagon": ((1.0, 0.0), (0.5, _SQRT3_2)),
+}  # lattice vectors e1, e2 (Cartesian)
 # Crease directions as lattice vectors; "V" and "H" are the vertical/horizontal ones, the rest are diagonal.
 DIRECTIONS: dict[str, dict[str, IntVec]] = {
     "square": {"H": (1, 0), "V": (0, 1), "D45": (1, 1), "D135": (1, -1)},
@@ -304,7 +307,9 @@ def outline_of(shape: str, lines: tuple[Line, ...]) -> tuple[IntVec, ...] | None
 def unfold(shape: str, lines: list[Line], punched: list[IntVec]) -> frozenset[IntVec]:
     """The holes on the sheet after folding along ``lines`` and punching at ``punched`` (coarse lattice points)."""
     layers = layers_of(shape, tuple(lines))
-    return frozenset(coarse(layer.to_sheet(fine(q), lines)) for q in punched for layer in layers if inside(layer.poly, fine(q)))
+    return frozenset(
+        coarse(layer.to_sheet(fine(q), lines)) for q in punched for layer in layers if inside(layer.poly, fine(q))
+    )
 
 
 # --- folds, punch and options --------------------------------------------------------------------------
@@ -319,12 +324,18 @@ def crease_candidates(shape: str, outline: list[IntVec], names: tuple[str, ...])
     for name in names:
         d = DIRECTIONS[shape][name]
         values = [det(d, p) for p in outline]
-        out += [Line(shape, name, d, c, side) for c in range(min(values) // FINE + 1, -(-max(values) // FINE)) for side in (1, -1)]
+        out += [
+            Line(shape, name, d, c, side)
+            for c in range(min(values) // FINE + 1, -(-max(values) // FINE))
+            for side in (1, -1)
+        ]
     return out
 
 
 @functools.lru_cache(maxsize=8192)
-def valid_creases(shape: str, lines: tuple[Line, ...], names: tuple[str, ...], punched: tuple[IntVec, ...]) -> tuple[Line, ...]:
+def valid_creases(
+    shape: str, lines: tuple[Line, ...], names: tuple[str, ...], punched: tuple[IntVec, ...]
+) -> tuple[Line, ...]:
     """The creases the next fold may take: valid folds of the packet (see :func:`try_fold`) that keep every punch on
     the part that stays, clear of every layer edge, and lay the flap over at least one punch (so this fold changes
     the answer). ``punched``: fine coordinates. Cached: the draws of one item share their first folds."""
@@ -367,7 +378,9 @@ def unfolding(shape: str, lines: list[Line], punched: list[IntVec]) -> Holes | N
             return None
         holes |= {coarse(layer.to_sheet(q, lines)) for layer in layers if inside(layer.poly, q)}
     out = frozenset(holes)
-    if len(out) > MAX_HOLES or any(unfold(shape, lines[:j] + lines[j + 1 :], punched) == out for j in range(len(lines))):
+    if len(out) > MAX_HOLES or any(
+        unfold(shape, lines[:j] + lines[j + 1 :], punched) == out for j in range(len(lines))
+    ):
         return None
     return out
 
@@ -380,8 +393,14 @@ def punch_points(shape: str, line: Line) -> list[IntVec]:
     stay = clip(outline, line, -1)
     landed = [line.reflect(p) for p in reversed(clip(outline, line, 1))]
     xs, ys = [p[0] for p in stay], [p[1] for p in stay]
-    box = [(a, b) for a in range(min(xs) // FINE, max(xs) // FINE + 1) for b in range(min(ys) // FINE, max(ys) // FINE + 1)]
-    return [q for q in box if inside(landed, fine(q)) and clear_of_edges(shape, stay, fine(q)) and clear_of_edges(shape, landed, fine(q))]
+    box = [
+        (a, b) for a in range(min(xs) // FINE, max(xs) // FINE + 1) for b in range(min(ys) // FINE, max(ys) // FINE + 1)
+    ]
+    return [
+        q
+        for q in box
+        if inside(landed, fine(q)) and clear_of_edges(shape, stay, fine(q)) and clear_of_edges(shape, landed, fine(q))
+    ]
 
 
 def sheet_points(shape: str) -> list[IntVec]:
@@ -679,7 +698,10 @@ class Frame:
 
     def to_px(self, box: base.Box, p: PointF) -> PointF:
         left, top, right, bottom = base.content_box(box)
-        return ((left + right) / 2 + self.scale * (p[0] - self.center[0]), (top + bottom) / 2 - self.scale * (p[1] - self.center[1]))
+        return (
+            (left + right) / 2 + self.scale * (p[0] - self.center[0]),
+            (top + bottom) / 2 - self.scale * (p[1] - self.center[1]),
+        )
 
 
 def layout(steps: int) -> tuple[list[base.Box], list[base.Box]]:
@@ -696,7 +718,9 @@ def make_frame(shape: str, boxes: list[base.Box]) -> Frame:
     corners = [cartesian(shape, p) for p in sheet_polygon(shape)]
     xs, ys = [p[0] for p in corners], [p[1] for p in corners]
     room = min(min(x1 - x0, y1 - y0) for x0, y0, x1, y1 in map(base.content_box, boxes))
-    return Frame(0.84 * room / max(max(xs) - min(xs), max(ys) - min(ys)), ((max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2))
+    return Frame(
+        0.84 * room / max(max(xs) - min(xs), max(ys) - min(ys)), ((max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2)
+    )
 
 
 def draw_polygon(draw: ImageDraw.ImageDraw, frame: Frame, box: base.Box, shape: str, poly: list[IntVec]) -> None:
@@ -728,7 +752,10 @@ def draw_arrow(draw: ImageDraw.ImageDraw, a: PointF, b: PointF) -> None:
     tip_base = (b[0] - ux * head, b[1] - uy * head)
     draw.line([a, tip_base], fill=ARROW, width=3)
     wing = 0.5 * head
-    draw.polygon([b, (tip_base[0] - uy * wing, tip_base[1] + ux * wing), (tip_base[0] + uy * wing, tip_base[1] - ux * wing)], fill=ARROW)
+    draw.polygon(
+        [b, (tip_base[0] - uy * wing, tip_base[1] + ux * wing), (tip_base[0] + uy * wing, tip_base[1] - ux * wing)],
+        fill=ARROW,
+    )
 
 
 def centroid(poly: list[IntVec]) -> PointF:
@@ -743,7 +770,9 @@ def crease(outline: list[IntVec], line: Line) -> list[IntVec]:
     return ends
 
 
-def draw_fold_step(draw: ImageDraw.ImageDraw, frame: Frame, box: base.Box, shape: str, outline: list[IntVec], line: Line) -> None:
+def draw_fold_step(
+    draw: ImageDraw.ImageDraw, frame: Frame, box: base.Box, shape: str, outline: list[IntVec], line: Line
+) -> None:
     """The packet before this fold, the flap shaded, the crease dashed, an arrow from the flap to where it lands."""
     flap = clip(outline, line, 1)
     draw.polygon([frame.to_px(box, cartesian(shape, p)) for p in flap], fill=FLAP_FILL)
@@ -753,7 +782,9 @@ def draw_fold_step(draw: ImageDraw.ImageDraw, frame: Frame, box: base.Box, shape
     draw_arrow(draw, frame.to_px(box, cartesian(shape, c)), frame.to_px(box, cartesian(shape, line.reflect(c))))
 
 
-def render(shape: str, lines: list[Line], punched: list[IntVec], options: list[frozenset[IntVec]]) -> tuple[Image.Image, dict]:
+def render(
+    shape: str, lines: list[Line], punched: list[IntVec], options: list[frozenset[IntVec]]
+) -> tuple[Image.Image, dict]:
     img = base.canvas()
     draw = ImageDraw.Draw(img)
     step_boxes, option_boxes = layout(len(lines) + 2)
@@ -811,7 +842,12 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         "options": [[_pt(cartesian(shape, p, 1)) for p in sorted(o)] for o in options],
         "hole_radius": HOLE_RADIUS,
         **geometry,
-        "params": {**dataclasses.asdict(config), "shape": shape, "folds": len(lines), "fold_kinds": [f["kind"] for f in folds]},
+        "params": {
+            **dataclasses.asdict(config),
+            "shape": shape,
+            "folds": len(lines),
+            "fold_kinds": [f["kind"] for f in folds],
+        },
     }
     extra = {"folds": "Diagonal" if any(f["kind"] == "diagonal" for f in folds) else "Vertical/Horizontal"}
     return base.make_item(TASK, seed, index, img, option_types, base.preset_name(config, PRESETS), scene, extra)

@@ -85,7 +85,9 @@ SUPERSAMPLE = 2
 @dataclass(frozen=True)
 class Config:
     kinds: tuple[str, ...] = ("reflection",)  # symmetry types of the figures (the odd one is derived from one of them)
-    axis: str = "vertical"  # "vertical": figures upright (axes within UPRIGHT_TILT of vertical); "any": turned at random
+    axis: str = (
+        "vertical"  # "vertical": figures upright (axes within UPRIGHT_TILT of vertical); "any": turned at random
+    )
     min_shift: float = 0.25  # displacement of each slid vertex of the odd figure, figure radius = 1
     max_shift: float = 0.35
     moved_vertices: int = 3
@@ -175,7 +177,9 @@ def rotation_figure(rng: random.Random, k: int) -> Figure:
     count = max(2, round(rng.uniform(8, 12) / k))
     radii = sorted(rng.uniform(0.2, 1.0) for _ in range(count))
     arm = [(r, rng.uniform(0.05, sector - 0.05)) for r in radii]
-    points = [(0.0, 0.0)] + [(r * math.cos(a + j * sector), r * math.sin(a + j * sector)) for j in range(k) for r, a in arm]
+    points = [(0.0, 0.0)] + [
+        (r * math.cos(a + j * sector), r * math.sin(a + j * sector)) for j in range(k) for r, a in arm
+    ]
     return Figure(np.array(points), tuple((0, *range(1 + j * count, 1 + (j + 1) * count)) for j in range(k)))
 
 
@@ -365,7 +369,9 @@ def turned(fig: Figure, angle: float) -> np.ndarray:
 def drawn_size(fig: Figure, angle: float) -> np.ndarray:
     """Ink length, bounding-box area and convex-hull area as drawn (half-panel units): the size cues to balance."""
     v, scale = turned(fig, angle), RADIUS_FILL
-    return np.array([ink_length(fig) * scale, float(np.prod(v.max(axis=0) - v.min(axis=0))) * scale**2, hull_area(v) * scale**2])
+    return np.array(
+        [ink_length(fig) * scale, float(np.prod(v.max(axis=0) - v.min(axis=0))) * scale**2, hull_area(v) * scale**2]
+    )
 
 
 def size_match(fig: Figure, source: Figure, angle: float) -> float:
@@ -394,7 +400,9 @@ def odd_from(rng: random.Random, source: Figure, angle: float, config: Config) -
 
 def asymmetric_figure(rng: random.Random, angle: float, config: Config) -> tuple[Figure, float]:
     """The odd figure (and its zoom), made from the first symmetric figure of a configured kind that yields one."""
-    kind = rng.choice(config.kinds)  # drawn once: retrying kinds would favour those that perturb easily (and their size)
+    kind = rng.choice(
+        config.kinds
+    )  # drawn once: retrying kinds would favour those that perturb easily (and their size)
     while True:
         odd = odd_from(rng, symmetric_figure(rng, kind), angle, config)
         if odd is not None:
@@ -441,7 +449,12 @@ def draw_strokes(img: Image.Image, box: base.Box, strokes: list[np.ndarray]) -> 
     tile = Image.new("L", ((right - left) * SUPERSAMPLE, (bottom - top) * SUPERSAMPLE), 255)
     draw = ImageDraw.Draw(tile)
     for s in strokes:
-        draw.line([((x - left) * SUPERSAMPLE, (y - top) * SUPERSAMPLE) for x, y in s], fill=0, width=LINE_W * SUPERSAMPLE, joint="curve")
+        draw.line(
+            [((x - left) * SUPERSAMPLE, (y - top) * SUPERSAMPLE) for x, y in s],
+            fill=0,
+            width=LINE_W * SUPERSAMPLE,
+            joint="curve",
+        )
     img.paste(tile.reduce(SUPERSAMPLE).convert("RGB"), (left, top))
 
 
@@ -463,7 +476,10 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     odd, odd_zoom = asymmetric_figure(rng, odd_angle, config)
     kinds = [rng.choice(config.kinds) for _ in range(3)]
     angles = [draw_angle(rng, config) for _ in kinds]
-    symmetric = [(kind, (matched_symmetric(rng, kind, angle, config), angle, 1.0)) for kind, angle in zip(kinds, angles, strict=True)]
+    symmetric = [
+        (kind, (matched_symmetric(rng, kind, angle, config), angle, 1.0))
+        for kind, angle in zip(kinds, angles, strict=True)
+    ]
     figures, option_types = base.place_options(rng, (odd, odd_angle, odd_zoom), symmetric)
     img = base.canvas()
     boxes = layout()
@@ -479,4 +495,6 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         "option_boxes": [list(b) for b in boxes],
         "params": {**dataclasses.asdict(config), "symmetric_kinds": kinds},
     }
-    return base.make_item(TASK, seed, index, img, option_types, base.preset_name(config, PRESETS), scene, {"answer": ANSWER_TEXT})
+    return base.make_item(
+        TASK, seed, index, img, option_types, base.preset_name(config, PRESETS), scene, {"answer": ANSWER_TEXT}
+    )

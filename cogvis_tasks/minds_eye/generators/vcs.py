@@ -52,7 +52,17 @@ from . import base
 TASK = "VCS"
 DEFAULT_ITEMS = 100
 
-CONCEPTS = ("spacing", "alignment", "number", "enclosure", "symmetry", "topology", "border", "hollowness", "word_symmetry")
+CONCEPTS = (
+    "spacing",
+    "alignment",
+    "number",
+    "enclosure",
+    "symmetry",
+    "topology",
+    "border",
+    "hollowness",
+    "word_symmetry",
+)
 NAMES = {c: c.replace("_", " ") for c in CONCEPTS}  # as the released ``concept`` sentence spells them
 
 SHAPES = ("circle", "ellipse", "square", "rhombus", "triangle", "pentagon", "hexagon", "star", "cross")
@@ -124,15 +134,33 @@ def unit_shape(name: str) -> tuple[Point, ...]:
         return ((1.0, 0.0), (0.0, 0.62), (-1.0, 0.0), (0.0, -0.62))
     if name == "star":
         return tuple(
-            ((1.0 if i % 2 == 0 else 0.45) * math.cos(math.pi * i / 5), (1.0 if i % 2 == 0 else 0.45) * math.sin(math.pi * i / 5))
+            (
+                (1.0 if i % 2 == 0 else 0.45) * math.cos(math.pi * i / 5),
+                (1.0 if i % 2 == 0 else 0.45) * math.sin(math.pi * i / 5),
+            )
             for i in range(10)
         )
     if name == "cross":
         a, b = 1.0, 0.34
-        return ((a, -b), (a, b), (b, b), (b, a), (-b, a), (-b, b), (-a, b), (-a, -b), (-b, -b), (-b, -a), (b, -a), (b, -b))
+        return (
+            (a, -b),
+            (a, b),
+            (b, b),
+            (b, a),
+            (-b, a),
+            (-b, b),
+            (-a, b),
+            (-a, -b),
+            (-b, -b),
+            (-b, -a),
+            (b, -a),
+            (b, -b),
+        )
     sides = {"triangle": 3, "square": 4, "pentagon": 5, "hexagon": 6}[name]
     offset = math.pi / 4 if name == "square" else 0.0  # a square with its sides level, still symmetric about x
-    return tuple((math.cos(offset + 2 * math.pi * i / sides), math.sin(offset + 2 * math.pi * i / sides)) for i in range(sides))
+    return tuple(
+        (math.cos(offset + 2 * math.pi * i / sides), math.sin(offset + 2 * math.pi * i / sides)) for i in range(sides)
+    )
 
 
 def area(poly: Poly | tuple[Point, ...]) -> float:
@@ -201,7 +229,9 @@ def ring(name: str, centre: Point, radius: float, angle: float, thickness: float
 # --- arrangements -------------------------------------------------------------------------------------------------
 
 
-def scatter(rng: random.Random, radii: list[float], half_w: float, half_h: float, gap: float = 0.35) -> list[Point] | None:
+def scatter(
+    rng: random.Random, radii: list[float], half_w: float, half_h: float, gap: float = 0.35
+) -> list[Point] | None:
     """Centres inside the box whose circumscribed circles keep ``gap`` radii apart, or None."""
     centres: list[Point] = []
     for r in radii:
@@ -215,7 +245,9 @@ def scatter(rng: random.Random, radii: list[float], half_w: float, half_h: float
     return centres
 
 
-def scatter_shrinking(rng: random.Random, radii: list[float], half_w: float, half_h: float, gap: float = 0.35) -> list[Point]:
+def scatter_shrinking(
+    rng: random.Random, radii: list[float], half_w: float, half_h: float, gap: float = 0.35
+) -> list[Point]:
     """Scatter, shrinking the shapes a little after each failure (in place) until they fit."""
     while True:
         centres = scatter(rng, radii, half_w, half_h, gap)
@@ -266,7 +298,10 @@ def number_figure(rng: random.Random, shape: str, colour: RGB, count: int) -> Fi
     half_w, half_h = rng.uniform(105, 135), rng.uniform(115, 170)
     radii = [radius_for_area(shape, total / count) * rng.uniform(0.9, 1.1) for _ in range(count)]
     centres = span(scatter_shrinking(rng, radii, half_w, half_h), radii, half_w, half_h)
-    return Figure([Element(place(shape, c, r, rng.uniform(0, 360)), [], colour) for c, r in zip(centres, radii, strict=True)], shape)
+    return Figure(
+        [Element(place(shape, c, r, rng.uniform(0, 360)), [], colour) for c, r in zip(centres, radii, strict=True)],
+        shape,
+    )
 
 
 def hollowness_figure(rng: random.Random, shape: str, colour: RGB, count: int, hollow: bool) -> Figure:
@@ -299,7 +334,9 @@ def border_figure(rng: random.Random, shape: str, colour: RGB, frame: str, count
     thickness = 7.0
     frame_el = ring(frame, (0.0, 0.0), frame_r, angle, thickness, colour)
     frame_ink = area(frame_el.outer) - area(frame_el.holes[0])
-    inside = ((frame_r - thickness / inradius(frame)) * inradius(frame) - 6) / math.sqrt(2)  # a square inside the frame's hole
+    inside = ((frame_r - thickness / inradius(frame)) * inradius(frame) - 6) / math.sqrt(
+        2
+    )  # a square inside the frame's hole
     ink = rng.uniform(0.85, 1.15) * 0.2 * (2 * inside) ** 2 + (0 if framed else frame_ink)
     if framed:
         half_w = half_h = inside
@@ -310,12 +347,21 @@ def border_figure(rng: random.Random, shape: str, colour: RGB, frame: str, count
     centres = scatter_shrinking(rng, radii, half_w, half_h, gap=0.3)
     if not framed:
         centres = span(centres, radii, half_w, half_h)
-    elements = [Element(place(shape, c, r, rng.uniform(0, 360)), [], colour) for c, r in zip(centres, radii, strict=True)]
+    elements = [
+        Element(place(shape, c, r, rng.uniform(0, 360)), [], colour) for c, r in zip(centres, radii, strict=True)
+    ]
     return Figure([frame_el, *elements] if framed else elements, shape)
 
 
 def line_figure(
-    rng: random.Random, shape: str, colour: RGB, count: int, direction: float, concept: str, violate: bool, deviation: float
+    rng: random.Random,
+    shape: str,
+    colour: RGB,
+    count: int,
+    direction: float,
+    concept: str,
+    violate: bool,
+    deviation: float,
 ) -> Figure:
     """Copies of the shape in a row; violations move an interior one along the row or one or two off it."""
     while True:
@@ -325,7 +371,8 @@ def line_figure(
         ux, uy = abs(math.cos(math.radians(heading))), abs(math.sin(math.radians(heading)))
         # extent along x: ux * (count - 1) * 2 r spread + 2 r (1 + off uy) <= width (likewise y); the largest r allowed
         limit = min(
-            (room - 8) / (u * (count - 1) * 2 * spread + 2 * (1 + off * v)) for room, u, v in ((ROOM[0], ux, uy), (ROOM[1], uy, ux))
+            (room - 8) / (u * (count - 1) * 2 * spread + 2 * (1 + off * v))
+            for room, u, v in ((ROOM[0], ux, uy), (ROOM[1], uy, ux))
         )
         r = min(rng.uniform(16, 24), limit)
         if r < 11:
@@ -338,7 +385,9 @@ def line_figure(
         return Figure([Element(place(shape, c, r, angle), [], colour) for c in centres], shape)
 
 
-def _break_row(rng: random.Random, centres: list[Point], r: float, gap: float, concept: str, deviation: float) -> list[Point]:
+def _break_row(
+    rng: random.Random, centres: list[Point], r: float, gap: float, concept: str, deviation: float
+) -> list[Point]:
     (x0, y0), (x1, y1) = centres[0], centres[-1]
     length = math.hypot(x1 - x0, y1 - y0)
     ux, uy = (x1 - x0) / length, (y1 - y0) / length
@@ -357,7 +406,9 @@ def _break_row(rng: random.Random, centres: list[Point], r: float, gap: float, c
     return out
 
 
-def enclosure_figure(rng: random.Random, container: str, inner: str, colour: RGB, enclosed: bool, deviation: float) -> Figure:
+def enclosure_figure(
+    rng: random.Random, container: str, inner: str, colour: RGB, enclosed: bool, deviation: float
+) -> Figure:
     """An outlined container and a filled shape inside it, or crossing its rim (the violation).
 
     The crossing shape widens the figure, so the violating container is drawn a little smaller (its shape, not the
@@ -399,7 +450,13 @@ def _ray_to_outline(poly: Poly, phi: float) -> float:
 
 
 def symmetry_figure(
-    rng: random.Random, shape: str, colour: RGB, axis: float, layout: tuple[int, bool], symmetric: bool, deviation: float
+    rng: random.Random,
+    shape: str,
+    colour: RGB,
+    axis: float,
+    layout: tuple[int, bool],
+    symmetric: bool,
+    deviation: float,
 ) -> Figure:
     """Mirrored pairs of the shape (and perhaps one on the axis); the violation moves one paired element."""
     c, s = math.cos(math.radians(axis)), math.sin(math.radians(axis))
@@ -482,7 +539,10 @@ def has_mirror_axis(elements: list[Poly]) -> bool:
     gx, gy = sum(x for x, _ in centres) / len(centres), sum(y for _, y in centres) / len(centres)
     candidates = [math.atan2(y - gy, x - gx) for x, y in centres if math.hypot(x - gx, y - gy) > 1e-6]
     candidates += [
-        math.atan2(c1[0] - c2[0], -(c1[1] - c2[1])) for i, c1 in enumerate(centres) for c2 in centres[i + 1 :] if c1 != c2
+        math.atan2(c1[0] - c2[0], -(c1[1] - c2[1]))
+        for i, c1 in enumerate(centres)
+        for c2 in centres[i + 1 :]
+        if c1 != c2
     ]  # perpendicular to the line joining a pair
     for theta in candidates:
         ux, uy = math.cos(theta), math.sin(theta)
@@ -491,7 +551,10 @@ def has_mirror_axis(elements: list[Poly]) -> bool:
             dx, dy = x - gx, y - gy
             along = dx * ux + dy * uy
             mx, my = gx + 2 * along * ux - dx, gy + 2 * along * uy - dy
-            if not any(math.hypot(mx - x2, my - y2) < 6 and abs(a - a2) < 0.05 * a for (x2, y2), a2 in zip(centres, sizes, strict=True)):
+            if not any(
+                math.hypot(mx - x2, my - y2) < 6 and abs(a - a2) < 0.05 * a
+                for (x2, y2), a2 in zip(centres, sizes, strict=True)
+            ):
                 ok = False
                 break
         if ok:
@@ -553,7 +616,9 @@ def _figures(rng: random.Random, concept: str, deviation: float) -> tuple[list[F
         return conform, hollowness_figure(rng, odd_shape, odd_colour, counts[5], False), {}
     if concept == "border":
         frames, counts = pairs_shuffled(rng, list(FRAMES)), pairs_shuffled(rng, [2, 3, 4])
-        conform = [border_figure(rng, s, c, f, n, True) for s, c, f, n in zip(shapes, colours, frames, counts, strict=False)]
+        conform = [
+            border_figure(rng, s, c, f, n, True) for s, c, f, n in zip(shapes, colours, frames, counts, strict=False)
+        ]
         return conform, border_figure(rng, odd_shape, odd_colour, frames[5], counts[5], False), {}
     if concept in ("alignment", "spacing"):
         directions = pairs_shuffled(rng, list(DIRECTIONS))
@@ -566,13 +631,17 @@ def _figures(rng: random.Random, concept: str, deviation: float) -> tuple[list[F
         return made, odd, {}
     if concept == "enclosure":
         containers = pairs_shuffled(rng, list(CONVEX_SHAPES) + ["triangle"])
-        conform = [enclosure_figure(rng, k, s, c, True, deviation) for s, c, k in zip(shapes, colours, containers, strict=False)]
+        conform = [
+            enclosure_figure(rng, k, s, c, True, deviation)
+            for s, c, k in zip(shapes, colours, containers, strict=False)
+        ]
         return conform, enclosure_figure(rng, containers[5], odd_shape, odd_colour, False, deviation), {}
     if concept == "symmetry":
         axes = pairs_shuffled(rng, list(DIRECTIONS.values()))
         layouts = pairs_shuffled(rng, [(2, False), (2, True), (3, False), (3, True)])
         conform = [
-            symmetry_figure(rng, s, c, a, lay, True, deviation) for s, c, a, lay in zip(shapes, colours, axes, layouts, strict=False)
+            symmetry_figure(rng, s, c, a, lay, True, deviation)
+            for s, c, a, lay in zip(shapes, colours, axes, layouts, strict=False)
         ]
         return conform, symmetry_figure(rng, odd_shape, odd_colour, axes[5], layouts[5], False, deviation), {}
     if concept == "topology":
@@ -586,7 +655,11 @@ def _figures(rng: random.Random, concept: str, deviation: float) -> tuple[list[F
     while len(set(words)) < 5:
         words = [rng.choice([w for w in SYMMETRIC_WORDS if len(w) == n]) for n in lengths[:5]]
     odd_word = rng.choice([w for w in ASYMMETRIC_WORDS if len(w) == lengths[5]])
-    return [word_figure(rng, w, c) for w, c in zip(words, colours, strict=True)], word_figure(rng, odd_word, odd_colour), {}
+    return (
+        [word_figure(rng, w, c) for w, c in zip(words, colours, strict=True)],
+        word_figure(rng, odd_word, odd_colour),
+        {},
+    )
 
 
 def _position(rng: random.Random, figure: Figure, box: base.Box) -> Figure:
@@ -611,7 +684,9 @@ def draw_figure(img: Image.Image, fig: dict) -> None:
     """One scene figure: filled outlines with their holes cut out, or a word."""
     draw = ImageDraw.Draw(img)
     if "word" in fig:
-        draw.text(tuple(fig["centre"]), fig["word"], fill=tuple(fig["colour"]), font=base.font(fig["font_size"]), anchor="mm")
+        draw.text(
+            tuple(fig["centre"]), fig["word"], fill=tuple(fig["colour"]), font=base.font(fig["font_size"]), anchor="mm"
+        )
         return
     for e in fig["elements"]:
         draw.polygon([tuple(p) for p in e["outer"]], fill=tuple(e["colour"]))
@@ -625,8 +700,16 @@ def _scene_figure(figure: Figure) -> dict:
     if figure.word is not None:
         w = figure.word
         centre = [round(w.centre[0], 2), round(w.centre[1], 2)]
-        return {"word": w.text, "font_size": w.size, "centre": centre, "colour": list(w.colour), "surface": figure.surface}
-    elements = [{"outer": r(e.outer), "holes": [r(h) for h in e.holes], "colour": list(e.colour)} for e in figure.elements]
+        return {
+            "word": w.text,
+            "font_size": w.size,
+            "centre": centre,
+            "colour": list(w.colour),
+            "surface": figure.surface,
+        }
+    elements = [
+        {"outer": r(e.outer), "holes": [r(h) for h in e.holes], "colour": list(e.colour)} for e in figure.elements
+    ]
     return {"elements": elements, "surface": figure.surface}
 
 
@@ -654,4 +737,6 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     for fig in scene["figures"]:
         draw_figure(img, fig)
     base.draw_option_labels(img, [tuple(b) for b in scene["option_boxes"]])
-    return base.make_item(TASK, seed, index, img, option_types, difficulty=base.preset_name(config, PRESETS), scene=scene, extra=extra)
+    return base.make_item(
+        TASK, seed, index, img, option_types, difficulty=base.preset_name(config, PRESETS), scene=scene, extra=extra
+    )

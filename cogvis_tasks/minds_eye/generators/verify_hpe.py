@@ -84,7 +84,10 @@ def is_recursive(figure: dict[str, Any]) -> bool:
         return False
     candidates = [_fits(levels[0][0], e) for e in levels[1]]
     return any(
-        all(_same_multiset([_apply(f, e) for f in maps for e in levels[k]], levels[k + 1], kind) for k in range(1, len(levels) - 1))
+        all(
+            _same_multiset([_apply(f, e) for f in maps for e in levels[k]], levels[k + 1], kind)
+            for k in range(1, len(levels) - 1)
+        )
         for maps in itertools.product(*candidates)
     )
 

@@ -76,7 +76,9 @@ class Net:
             for a, b in zip(face, face[1:] + face[:1], strict=True):
                 owner.setdefault((a, b), []).append(f)
         folds = {tuple(sorted((owner[(a, b)][0], owner[(b, a)][0]))) for a, b in owner if (b, a) in owner}
-        self.ok = len(folds) == len(faces) - 1 and _connected(len(faces), folds) and all(len(v) == 1 for v in owner.values())
+        self.ok = (
+            len(folds) == len(faces) - 1 and _connected(len(faces), folds) and all(len(v) == 1 for v in owner.values())
+        )
         if hinges is not None:
             self.ok = self.ok and folds == {tuple(sorted(h)) for h in hinges}
         # the outline: sides without a twin, followed corner to corner
@@ -161,7 +163,9 @@ class Surface:
     def __init__(self, faces: list[list[int]], corners: list[np.ndarray]) -> None:
         self.faces = faces
         self.where = [dict(zip(f, c, strict=True)) for f, c in zip(faces, corners, strict=True)]
-        self.unit = float(np.mean(np.concatenate([np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1) for c in corners])))
+        self.unit = float(
+            np.mean(np.concatenate([np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1) for c in corners]))
+        )
         directed = Counter((f[i], f[(i + 1) % len(f)]) for f in faces for i in range(len(f)))
         edges = {tuple(sorted(e)) for e in directed}
         self.valid = (
@@ -220,7 +224,11 @@ def _grow(vmap: dict[int, int], a: Surface, b_faces: list[list[int]]) -> tuple[d
         progress = False
         for k, f in enumerate(a.faces):
             n = len(f)
-            i = next((i for i in range(n) if f[i] in vmap and f[(i + 1) % n] in vmap), None) if k not in placed else None
+            i = (
+                next((i for i in range(n) if f[i] in vmap and f[(i + 1) % n] in vmap), None)
+                if k not in placed
+                else None
+            )
             if i is None:
                 continue
             hit = directed.get((vmap[f[i]], vmap[f[(i + 1) % n]]))
@@ -250,7 +258,9 @@ def congruent(a: Surface, b: Surface) -> bool:
                     continue
                 vmap, placed = grown
                 if all(
-                    np.allclose(a.profile(k, a.faces[k]), b.profile(g2, [vmap[v] for v in a.faces[k]]), atol=10 * REL_TOL)
+                    np.allclose(
+                        a.profile(k, a.faces[k]), b.profile(g2, [vmap[v] for v in a.faces[k]]), atol=10 * REL_TOL
+                    )
                     for k, g2 in placed.items()
                 ):
                     return True

@@ -83,7 +83,9 @@ def rotation_error(d: Drawing) -> float:
     the two directed distances (turned drawing to drawing, and back, i.e. turned the other way). Turns whose farthest
     vertices already land farther than ``SCREEN`` are not measured in full (the screen is a lower bound)."""
     angles = np.array([sign * 2 * math.pi / k for k in range(2, 9) for sign in (1, -1)])
-    rot = np.stack([np.stack([np.cos(angles), -np.sin(angles)], -1), np.stack([np.sin(angles), np.cos(angles)], -1)], -2)
+    rot = np.stack(
+        [np.stack([np.cos(angles), -np.sin(angles)], -1), np.stack([np.sin(angles), np.cos(angles)], -1)], -2
+    )
     screen = d.error(np.einsum("kij,nj->kni", rot, d.far)).reshape(-1, 2).max(axis=1)
     keep = np.repeat(screen <= SCREEN, 2)
     if not keep.any():

@@ -44,8 +44,14 @@ def _signed_area(poly: list) -> float:
 
 def _centroid(poly: list) -> Point:
     a = _signed_area(poly)
-    cx = sum((poly[i - 1][0] + poly[i][0]) * (poly[i - 1][0] * poly[i][1] - poly[i][0] * poly[i - 1][1]) for i in range(len(poly)))
-    cy = sum((poly[i - 1][1] + poly[i][1]) * (poly[i - 1][0] * poly[i][1] - poly[i][0] * poly[i - 1][1]) for i in range(len(poly)))
+    cx = sum(
+        (poly[i - 1][0] + poly[i][0]) * (poly[i - 1][0] * poly[i][1] - poly[i][0] * poly[i - 1][1])
+        for i in range(len(poly))
+    )
+    cy = sum(
+        (poly[i - 1][1] + poly[i][1]) * (poly[i - 1][0] * poly[i][1] - poly[i][0] * poly[i - 1][1])
+        for i in range(len(poly))
+    )
     return (cx / (6 * a), cy / (6 * a))
 
 
@@ -116,7 +122,10 @@ def _true_holes(element: dict) -> list[list]:
 
 
 def hollow(fig: dict) -> bool:
-    return all(any(abs(_signed_area(h)) >= 0.2 * abs(_signed_area(e["outer"])) for h in _true_holes(e)) for e in fig["elements"])
+    return all(
+        any(abs(_signed_area(h)) >= 0.2 * abs(_signed_area(e["outer"])) for h in _true_holes(e))
+        for e in fig["elements"]
+    )
 
 
 def bordered(fig: dict) -> bool:
@@ -133,7 +142,9 @@ def enclosed(fig: dict) -> bool:
     """Some element's hole holds all the other (hole-less) elements."""
     containers = [e for e in fig["elements"] if e["holes"]]
     loose = [e for e in fig["elements"] if not e["holes"]]
-    return bool(loose) and any(all(inside(p, h) for e in loose for p in e["outer"]) for c in containers for h in _true_holes(c))
+    return bool(loose) and any(
+        all(inside(p, h) for e in loose for p in e["outer"]) for c in containers for h in _true_holes(c)
+    )
 
 
 def _line_fit(fig: dict) -> tuple[float, tuple[Point, Point], list[Point], float]:
@@ -186,7 +197,8 @@ def symmetric(fig: dict, tol: float = 1.5) -> bool:
         if any(np.hypot(*(cents[k] - m)) > tol * 2 for k, m in zip(partner, mc, strict=True)):
             continue
         if all(
-            len(polys[k]) == len(p) and np.sqrt(((mirror(p)[:, None, :] - polys[k][None, :, :]) ** 2).sum(-1)).min(axis=1).max() <= tol
+            len(polys[k]) == len(p)
+            and np.sqrt(((mirror(p)[:, None, :] - polys[k][None, :, :]) ** 2).sum(-1)).min(axis=1).max() <= tol
             for k, p in zip(partner, polys, strict=True)
         ):
             return True
@@ -230,7 +242,11 @@ COUNTS = {"number": number, "topology": holes}
 
 
 def single_odd_out(values: list) -> list[int]:
-    return [i for i in range(len(values)) if len({v for j, v in enumerate(values) if j != i}) == 1 and values.count(values[i]) == 1]
+    return [
+        i
+        for i in range(len(values))
+        if len({v for j, v in enumerate(values) if j != i}) == 1 and values.count(values[i]) == 1
+    ]
 
 
 def measure(concept: str, fig: dict) -> int | bool:

@@ -187,7 +187,11 @@ def regular(fig: dict) -> bool:
     for k in range(n):
         a, o, b = pts[k - 1], pts[k], pts[(k + 1) % n]
         u, v = (a[0] - o[0], a[1] - o[1]), (b[0] - o[0], b[1] - o[1])
-        corners.append(math.degrees(math.acos(max(-1.0, min(1.0, (u[0] * v[0] + u[1] * v[1]) / (math.hypot(*u) * math.hypot(*v)))))))
+        corners.append(
+            math.degrees(
+                math.acos(max(-1.0, min(1.0, (u[0] * v[0] + u[1] * v[1]) / (math.hypot(*u) * math.hypot(*v)))))
+            )
+        )
     return max(sides) / min(sides) < 1.03 and max(corners) - min(corners) < 3.0
 
 
@@ -229,7 +233,11 @@ def attributes(fig: dict) -> dict[str, int | bool]:
 
 def single_odd_out(values: list) -> list[int]:
     """Indices whose value differs from the one value all the other figures share."""
-    return [i for i in range(len(values)) if len({v for j, v in enumerate(values) if j != i}) == 1 and values.count(values[i]) == 1]
+    return [
+        i
+        for i in range(len(values))
+        if len({v for j, v in enumerate(values) if j != i}) == 1 and values.count(values[i]) == 1
+    ]
 
 
 def verify(record: dict) -> int:

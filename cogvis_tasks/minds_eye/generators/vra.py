@@ -84,7 +84,11 @@ CONTRASTS = ("large", "small")
 KINDS = ("polygon", "regular", "crossed", "chorded", "arc")
 DISTRACTOR_TYPES = tuple(f"conform_{k}" for k in KINDS)  # a conforming figure is named by its kind
 VALUE_RANGE = {"lines": (3, 9), "crossings": (0, 5), "regions": (1, 5)}
-MARKED = {"regular": True, "curved": True, "thin": True}  # in a composite concept these hold for the five (never "irregular and ...")
+MARKED = {
+    "regular": True,
+    "curved": True,
+    "thin": True,
+}  # in a composite concept these hold for the five (never "irregular and ...")
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven")
 
 LINE_WIDTH = 5
@@ -219,7 +223,9 @@ def _matching(want: tuple[tuple[str, int | bool], ...]) -> tuple[Spec, ...]:
 
 
 @functools.cache
-def _closest_pairs(conform: tuple[tuple[str, int | bool], ...], odd: tuple[tuple[str, int | bool], ...]) -> tuple[tuple[Spec, Spec], ...]:
+def _closest_pairs(
+    conform: tuple[tuple[str, int | bool], ...], odd: tuple[tuple[str, int | bool], ...]
+) -> tuple[tuple[Spec, Spec], ...]:
     """(shared design, odd design) pairs differing in as few design fields as the concept allows (easy items)."""
     pairs = [(a, b) for a in _matching(conform) for b in _matching(odd)]
     best = min(a.distance(b) for a, b in pairs)
@@ -255,13 +261,16 @@ def _concept(rng: random.Random, config: Config) -> Concept:
         attrs = rng.choice(_pairs(config.attributes)) if config.composite else (rng.choice(config.attributes),)
         combos = sorted({tuple(s.labels()[a] for a in attrs) for s in all_specs()}, key=repr)
         combos = [c for c in combos if all(_in_range(a, v) for a, v in zip(attrs, c, strict=True))]
-        shared = [c for c in combos if len(attrs) == 1 or all(MARKED.get(a, v) == v for a, v in zip(attrs, c, strict=True))]
+        shared = [
+            c for c in combos if len(attrs) == 1 or all(MARKED.get(a, v) == v for a, v in zip(attrs, c, strict=True))
+        ]
         conform = rng.choice(shared)
         k = rng.randrange(len(attrs))
         odd = [
             c
             for c in combos
-            if _contrast_ok(attrs[k], conform[k], c[k], config.contrast) and all(c[j] == conform[j] for j in range(len(attrs)) if j != k)
+            if _contrast_ok(attrs[k], conform[k], c[k], config.contrast)
+            and all(c[j] == conform[j] for j in range(len(attrs)) if j != k)
         ]
         if odd:
             return Concept(attrs, conform, rng.choice(odd))
@@ -373,7 +382,9 @@ def _side_ratio(points: list[Point]) -> float:
     return max(sides) / min(sides)
 
 
-def _dent(rng: random.Random, points: list[Point], thin: bool, strong: bool) -> tuple[list[Point], list[int], float] | None:
+def _dent(
+    rng: random.Random, points: list[Point], thin: bool, strong: bool
+) -> tuple[list[Point], list[int], float] | None:
     """Reflect one or two non-adjacent corners part-way through their neighbours' chord (reflex corners).
 
     On thin shapes only corners whose neighbours are close (not across the shape) are dented, so the dent is a notch.
@@ -456,7 +467,10 @@ def _arc_on(points: list[Point], i: int, theta: float) -> Arc:
 
 def arc_points(arc: Arc, pieces: int = 16) -> list[Point]:
     cx, cy, r, a0, a1 = arc
-    return [(cx + r * math.cos(a0 + (a1 - a0) * k / pieces), cy + r * math.sin(a0 + (a1 - a0) * k / pieces)) for k in range(pieces + 1)]
+    return [
+        (cx + r * math.cos(a0 + (a1 - a0) * k / pieces), cy + r * math.sin(a0 + (a1 - a0) * k / pieces))
+        for k in range(pieces + 1)
+    ]
 
 
 @dataclass
@@ -471,7 +485,10 @@ def _build(rng: random.Random, spec: Spec, strong: bool) -> Shape | None:
     """One random drawing of the design (unit scale), or None when this draw is unusable."""
     if spec.kind == "regular":
         start = rng.uniform(0, 2 * math.pi)
-        points = [(math.cos(start + 2 * math.pi * i / spec.n), math.sin(start + 2 * math.pi * i / spec.n)) for i in range(spec.n)]
+        points = [
+            (math.cos(start + 2 * math.pi * i / spec.n), math.sin(start + 2 * math.pi * i / spec.n))
+            for i in range(spec.n)
+        ]
         return Shape(_ring(points), [])
     points = _convex_points(rng, spec.n, spec.thin, strong)
     if spec.kind == "crossed":
@@ -494,7 +511,9 @@ def _build(rng: random.Random, spec: Spec, strong: bool) -> Shape | None:
     return _with_arc(rng, points, dents, spec, strong, feature)
 
 
-def _with_arc(rng: random.Random, points: list[Point], dents: list[int], spec: Spec, strong: bool, feature: float) -> Shape | None:
+def _with_arc(
+    rng: random.Random, points: list[Point], dents: list[int], spec: Spec, strong: bool, feature: float
+) -> Shape | None:
     n = len(points)
     span = max(_norm(_sub(p, q)) for p, q in itertools.combinations(points, 2))
     edges = [i for i in range(n) if i not in dents and (i - 1) % n not in dents]
@@ -589,7 +608,11 @@ def _legible(shape: Shape, crossings_wanted: int) -> bool:
 
     The drawing must also cross itself exactly as often as its design says (a dent may not cut through an edge).
     """
-    if shape.feature < MIN_FEATURE or shape.bulge < MIN_BULGE or any(_norm(_sub(b, a)) < MIN_EDGE for a, b in shape.lines):
+    if (
+        shape.feature < MIN_FEATURE
+        or shape.bulge < MIN_BULGE
+        or any(_norm(_sub(b, a)) < MIN_EDGE for a, b in shape.lines)
+    ):
         return False
     pieces: list[tuple[int, Segment]] = [(k, s) for k, s in enumerate(shape.lines)]
     for j, arc in enumerate(shape.arcs):
@@ -615,7 +638,9 @@ def _legible(shape: Shape, crossings_wanted: int) -> bool:
         if min(_norm(_sub(x, p)) for p in (*s, *t)) < MIN_CROSS_CLEAR:
             return False
         crossings.append(x)
-    if len(crossings) != crossings_wanted or any(_norm(_sub(a, b)) < MIN_CROSS_CLEAR for a, b in itertools.combinations(crossings, 2)):
+    if len(crossings) != crossings_wanted or any(
+        _norm(_sub(a, b)) < MIN_CROSS_CLEAR for a, b in itertools.combinations(crossings, 2)
+    ):
         return False
     return _corners_ok(shape)
 
@@ -649,7 +674,9 @@ def _corners_ok(shape: Shape) -> bool:
     for _, dirs in corners:
         for (u, su), (v, sv) in itertools.combinations(dirs, 2):
             gap = abs((u - v + math.pi) % (2 * math.pi) - math.pi)
-            if gap < math.radians(8 if len(dirs) == 2 else 18) or (len(dirs) == 2 and su and sv and gap > math.radians(160)):
+            if gap < math.radians(8 if len(dirs) == 2 else 18) or (
+                len(dirs) == 2 and su and sv and gap > math.radians(160)
+            ):
                 return False
     return True
 
@@ -750,7 +777,9 @@ def plan(seed: int, index: int, config: Config) -> tuple[dict, list[str], dict]:
     specs, option_types = base.place_options(rng, odd, [(f"conform_{s.kind}", s) for s in shared])
     boxes = base.grid_boxes(2, 3)
     strong = config.contrast == "large"
-    spread = (0.75, 1.25) if config.nuisance else (0.8, 1.2)  # even easy items vary a little: ink must not single out the odd one
+    spread = (
+        (0.75, 1.25) if config.nuisance else (0.8, 1.2)
+    )  # even easy items vary a little: ink must not single out the odd one
     colours = _colours(rng, config.nuisance)
     figures = [
         _scene_shape(_place(rng, spec, box, strong, SIZE * rng.uniform(*spread)), colour, spec)
@@ -779,4 +808,6 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     for fig in scene["figures"]:
         draw_figure(img, fig)
     base.draw_option_labels(img, [tuple(b) for b in scene["option_boxes"]])
-    return base.make_item(TASK, seed, index, img, option_types, difficulty=base.preset_name(config, PRESETS), scene=scene, extra=extra)
+    return base.make_item(
+        TASK, seed, index, img, option_types, difficulty=base.preset_name(config, PRESETS), scene=scene, extra=extra
+    )

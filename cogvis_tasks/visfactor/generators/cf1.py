@@ -56,7 +56,13 @@ def edge(a: tuple[int, int], b: tuple[int, int]) -> Edge:
 
 def lattice_edges(n: int) -> list[Edge]:
     """All unit edges of an n x n point lattice (4-neighbour and diagonal)."""
-    return [(r, c, r + dr, c + dc) for r in range(n) for c in range(n) for dr, dc in STEPS if 0 <= r + dr < n and 0 <= c + dc < n]
+    return [
+        (r, c, r + dr, c + dc)
+        for r in range(n)
+        for c in range(n)
+        for dr, dc in STEPS
+        if 0 <= r + dr < n and 0 <= c + dc < n
+    ]
 
 
 def perimeter(n: int) -> set[Edge]:
@@ -158,7 +164,9 @@ def contained_in(small, big) -> bool:
     hs, ws = extent(small)
     hb, wb = extent(big)
     big_set = set(big)
-    return any(all(e in big_set for e in shifted(small, dr, dc)) for dr in range(hb - hs + 1) for dc in range(wb - ws + 1))
+    return any(
+        all(e in big_set for e in shifted(small, dr, dc)) for dr in range(hb - hs + 1) for dc in range(wb - ws + 1)
+    )
 
 
 def make_figures(rng: random.Random, config: Config) -> list[tuple[Edge, ...]]:
@@ -196,7 +204,10 @@ def build_scene(rng: random.Random, config: Config) -> dict:
         # max_present figures get a place and the present ones are drawn from them: the edge targets depend
         # on these places but never on how many or which of them are present, so the pattern's ink says
         # nothing about the answers.
-        placed = {i: rng.choice(placements(figures[i], n)) for i in sorted(rng.sample(range(config.figures), config.max_present))}
+        placed = {
+            i: rng.choice(placements(figures[i], n))
+            for i in sorted(rng.sample(range(config.figures), config.max_present))
+        }
         present = sorted(rng.sample(sorted(placed), rng.randint(config.min_present, config.max_present)))
         absent = [figures[j] for j in range(config.figures) if j not in present]
         pattern = perimeter(n)

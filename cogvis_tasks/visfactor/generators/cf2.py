@@ -57,7 +57,13 @@ def edge(a: tuple[int, int], b: tuple[int, int]) -> Edge:
 
 
 def lattice_edges(g: int) -> list[Edge]:
-    return [(r, c, r + dr, c + dc) for r in range(g) for c in range(g) for dr, dc in STEPS if 0 <= r + dr < g and 0 <= c + dc < g]
+    return [
+        (r, c, r + dr, c + dc)
+        for r in range(g)
+        for c in range(g)
+        for dr, dc in STEPS
+        if 0 <= r + dr < g and 0 <= c + dc < g
+    ]
 
 
 def neighbours(p: tuple[int, int], g: int) -> list[tuple[int, int]]:
@@ -118,7 +124,9 @@ def spanning_edges(rng: random.Random, g: int, start: set[Edge], banned: set[Edg
     rng.shuffle(stack)
     while stack:
         cur = stack[-1]
-        options = [q for q in neighbours(cur, g) if _straight_step(cur, q) and q not in seen and edge(cur, q) not in banned]
+        options = [
+            q for q in neighbours(cur, g) if _straight_step(cur, q) and q not in seen and edge(cur, q) not in banned
+        ]
         if not options:
             stack.pop()
             continue
@@ -149,7 +157,10 @@ def edge_targets(config: Config, model: list[Edge]) -> dict[bool, int]:
     dots = len({p for e in model for p in (e[:2], e[2:])})
     want = round(config.density * len(edges))
     want_diagonal = round(want * sum(map(is_diagonal, edges)) / len(edges))
-    return {False: max(len(model) - diagonal + g * g - dots + 1, want - want_diagonal), True: max(diagonal, want_diagonal)}
+    return {
+        False: max(len(model) - diagonal + g * g - dots + 1, want - want_diagonal),
+        True: max(diagonal, want_diagonal),
+    }
 
 
 def make_pattern(

@@ -42,7 +42,10 @@ QUESTION = (
 def moves(max_move: int) -> list[tuple[int, int]]:
     """Primitive steps: a segment between dots that passes over no other dot."""
     return [
-        (dr, dc) for dr in range(-max_move, max_move + 1) for dc in range(-max_move, max_move + 1) if (dr or dc) and math.gcd(dr, dc) == 1
+        (dr, dc)
+        for dr in range(-max_move, max_move + 1)
+        for dc in range(-max_move, max_move + 1)
+        if (dr or dc) and math.gcd(dr, dc) == 1
     ]
 
 

@@ -181,7 +181,9 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     rng = base.item_rng(seed, SUBTEST, index, config)
     words = word_list(config.word_source, config.top_n, config.min_len, config.max_len)
     if not words:
-        raise ValueError(f"min_len/max_len leave no {config.word_source} word of {config.min_len}-{config.max_len} letters")
+        raise ValueError(
+            f"min_len/max_len leave no {config.word_source} word of {config.min_len}-{config.max_len} letters"
+        )
     rank = rng.randrange(len(words))
     word = words[rank]
     layout = _layout(word, config.width, config.height)
@@ -196,7 +198,14 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     ink = objects.ink_mask(canvas)
     points = objects.ink_points(ink)
     shapes, hidden = objects.greedy_cover(
-        rng, ink, lambda r: _occluder(r, points, config), config.severity, TOLERANCE, MAX_TRIES, masks, config.max_letter_occlusion
+        rng,
+        ink,
+        lambda r: _occluder(r, points, config),
+        config.severity,
+        TOLERANCE,
+        MAX_TRIES,
+        masks,
+        config.max_letter_occlusion,
     )
     image = canvas.copy()
     draw = ImageDraw.Draw(image)

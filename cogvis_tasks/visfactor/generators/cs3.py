@@ -88,7 +88,10 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         rng, prep.ink, lambda r: _snow(r, prep.points, config.snow_side), config.severity, TOLERANCE, MAX_TRIES
     )
     grown = objects.ink_box(prep.ink, margin=config.size // 10)
-    clutter = [_clutter(rng, grown, config.size, config.clutter_width) for _ in range(round(config.severity * config.clutter_lines))]
+    clutter = [
+        _clutter(rng, grown, config.size, config.clutter_width)
+        for _ in range(round(config.severity * config.clutter_lines))
+    ]
     draw = ImageDraw.Draw(prep.image)
     for shape in snow:
         objects.paint(draw, shape, "white")

@@ -106,7 +106,9 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     cells = _cells(config.pairs, config.study_size)
     for cell, pic_index, number in zip(cells, chosen, numbers, strict=True):
         picture = pictures[pic_index]
-        cell.update(picture=picture.name, style=objects.random_style(rng, picture, jitter=False).as_dict(), number=number)
+        cell.update(
+            picture=picture.name, style=objects.random_style(rng, picture, jitter=False).as_dict(), number=number
+        )
 
     study = Image.new("RGB", (config.study_size, config.study_size), "white")
     draw = ImageDraw.Draw(study)
@@ -122,9 +124,13 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         x0, y0, x1, _ = cell["box"]
         art = by_name[cell["picture"]].render(x1 - x0, objects.Style.from_dict(cell["style"]), grey=not config.colour)
         study.paste(art, (x0, y0))
-        draw.text(tuple(cell["label_xy"]), str(cell["number"]), fill="black", font=_font(cell["label_size"]), anchor="mm")
+        draw.text(
+            tuple(cell["label_xy"]), str(cell["number"]), fill="black", font=_font(cell["label_size"]), anchor="mm"
+        )
     target = cells[query]
-    probe = by_name[target["picture"]].render(config.query_size, objects.Style.from_dict(target["style"]), grey=not config.colour)
+    probe = by_name[target["picture"]].render(
+        config.query_size, objects.Style.from_dict(target["style"]), grey=not config.colour
+    )
 
     scene = {
         "grid": [rows, cols],

@@ -121,12 +121,16 @@ class Pen:
         self.d.line([self.xy(*p) for p in pts], fill=fill, width=self.width(w), joint="curve")
 
     def ellipse(self, cx: float, cy: float, rx: float, ry: float, fill: str | None = None, w: float = OUT) -> None:
-        self.d.ellipse(self._box(cx, cy, rx, ry), fill=fill, outline=INK if w else None, width=self.width(w) if w else 0)
+        self.d.ellipse(
+            self._box(cx, cy, rx, ry), fill=fill, outline=INK if w else None, width=self.width(w) if w else 0
+        )
 
     def circle(self, cx: float, cy: float, r: float, fill: str | None = None, w: float = OUT) -> None:
         self.ellipse(cx, cy, r, r, fill, w)
 
-    def rect(self, x0: float, y0: float, x1: float, y1: float, fill: str | None = None, w: float = OUT, r: float = 0) -> None:
+    def rect(
+        self, x0: float, y0: float, x1: float, y1: float, fill: str | None = None, w: float = OUT, r: float = 0
+    ) -> None:
         a, b = self.xy(x0, y0)
         c, d = self.xy(x1, y1)
         outline, width = (INK, self.width(w)) if w else (None, 0)
@@ -138,11 +142,29 @@ class Pen:
     def arc(self, cx: float, cy: float, rx: float, ry: float, start: float, end: float, w: float = OUT) -> None:
         self.d.arc(self._box(cx, cy, rx, ry), start, end, fill=INK, width=self.width(w))
 
-    def pie(self, cx: float, cy: float, rx: float, ry: float, start: float, end: float, fill: str, w: float = OUT) -> None:
-        self.d.pieslice(self._box(cx, cy, rx, ry), start, end, fill=fill, outline=INK if w else None, width=self.width(w) if w else 0)
+    def pie(
+        self, cx: float, cy: float, rx: float, ry: float, start: float, end: float, fill: str, w: float = OUT
+    ) -> None:
+        self.d.pieslice(
+            self._box(cx, cy, rx, ry),
+            start,
+            end,
+            fill=fill,
+            outline=INK if w else None,
+            width=self.width(w) if w else 0,
+        )
 
-    def chord(self, cx: float, cy: float, rx: float, ry: float, start: float, end: float, fill: str, w: float = OUT) -> None:
-        self.d.chord(self._box(cx, cy, rx, ry), start, end, fill=fill, outline=INK if w else None, width=self.width(w) if w else 0)
+    def chord(
+        self, cx: float, cy: float, rx: float, ry: float, start: float, end: float, fill: str, w: float = OUT
+    ) -> None:
+        self.d.chord(
+            self._box(cx, cy, rx, ry),
+            start,
+            end,
+            fill=fill,
+            outline=INK if w else None,
+            width=self.width(w) if w else 0,
+        )
 
     def blob(self, ellipses: Sequence[tuple[float, float, float, float]], fill: str, w: float = OUT) -> None:
         """The union of ellipses (cx, cy, rx, ry) with one outer outline (inner outlines painted over)."""
@@ -153,7 +175,9 @@ class Pen:
             self.ellipse(cx, cy, rx - inset, ry - inset, fill=fill, w=0)
 
 
-def rotate(pts: Sequence[tuple[float, float]], degrees: float, cx: float = 50, cy: float = 50) -> list[tuple[float, float]]:
+def rotate(
+    pts: Sequence[tuple[float, float]], degrees: float, cx: float = 50, cy: float = 50
+) -> list[tuple[float, float]]:
     a = math.radians(degrees)
     ca, sa = math.cos(a), math.sin(a)
     return [(cx + (x - cx) * ca - (y - cy) * sa, cy + (x - cx) * sa + (y - cy) * ca) for x, y in pts]
@@ -163,7 +187,9 @@ def circle_pts(cx: float, cy: float, r: float, n: int = 120) -> list[tuple[float
     return [(cx + r * math.cos(2 * math.pi * i / n), cy + r * math.sin(2 * math.pi * i / n)) for i in range(n)]
 
 
-def crescent(outer: tuple[float, float, float], inner: tuple[float, float, float], n: int = 180) -> list[tuple[float, float]]:
+def crescent(
+    outer: tuple[float, float, float], inner: tuple[float, float, float], n: int = 180
+) -> list[tuple[float, float]]:
     """The outline of circle ``outer`` minus circle ``inner`` (each (cx, cy, r)); they must overlap partly."""
 
     def run(pts: list[tuple[float, float]], keep: list[bool]) -> list[tuple[float, float]]:
@@ -197,7 +223,9 @@ def star_pts(cx: float, cy: float, r_out: float, r_in: float, points: int = 5) -
 _BUILTIN: list[Picture] = []
 
 
-def _obj(*labels: str, colours: Sequence[str] = (GREY,)) -> Callable[[Callable[[Pen, str], None]], Callable[[Pen, str], None]]:
+def _obj(
+    *labels: str, colours: Sequence[str] = (GREY,)
+) -> Callable[[Callable[[Pen, str], None]], Callable[[Pen, str], None]]:
     def register(fn: Callable[[Pen, str], None]) -> Callable[[Pen, str], None]:
         _BUILTIN.append(Picture(labels[0], tuple(labels), tuple(colours), fn))
         return fn
@@ -342,7 +370,11 @@ def _boat(p: Pen, c: str) -> None:
     p.poly([(53, 12), (53, 64), (84, 64)], fill=WHITE)
     p.poly([(47, 20), (47, 64), (22, 64)], fill=CREAM)
     p.poly([(10, 68), (90, 68), (78, 84), (22, 84)], fill=c)
-    p.line([(6, 90), (16, 87), (26, 90), (36, 87), (46, 90), (56, 87), (66, 90), (76, 87), (86, 90), (94, 88)], w=1.4, fill=BLUE)
+    p.line(
+        [(6, 90), (16, 87), (26, 90), (36, 87), (46, 90), (56, 87), (66, 90), (76, 87), (86, 90), (94, 88)],
+        w=1.4,
+        fill=BLUE,
+    )
 
 
 @_obj("bell", colours=(YELLOW, ORANGE, GREY))
@@ -593,7 +625,11 @@ def _arrow(p: Pen, c: str) -> None:
     p.line(rotate([(14, 50), (74, 50)], -25), w=3)
     p.poly(rotate([(70, 38), (94, 50), (70, 62)], -25), fill=c, w=1.6)
     for dx in (0, 8):
-        p.poly(rotate([(8 + dx, 38), (16 + dx, 38), (22 + dx, 50), (16 + dx, 62), (8 + dx, 62), (14 + dx, 50)], -25), fill=c, w=1.2)
+        p.poly(
+            rotate([(8 + dx, 38), (16 + dx, 38), (22 + dx, 50), (16 + dx, 62), (8 + dx, 62), (14 + dx, 50)], -25),
+            fill=c,
+            w=1.2,
+        )
 
 
 @_obj("rocket", "spaceship", colours=(WHITE, LTGREY, RED))
@@ -770,7 +806,21 @@ def _teapot(p: Pen, c: str) -> None:
 @_obj("shirt", "t-shirt", "tshirt", colours=(BLUE, RED, GREEN, YELLOW))
 def _shirt(p: Pen, c: str) -> None:
     p.poly(
-        [(36, 14), (42, 14), (50, 22), (58, 14), (64, 14), (90, 30), (80, 46), (70, 40), (70, 90), (30, 90), (30, 40), (20, 46), (10, 30)],
+        [
+            (36, 14),
+            (42, 14),
+            (50, 22),
+            (58, 14),
+            (64, 14),
+            (90, 30),
+            (80, 46),
+            (70, 40),
+            (70, 90),
+            (30, 90),
+            (30, 40),
+            (20, 46),
+            (10, 30),
+        ],
         fill=c,
         w=2,
     )
@@ -855,7 +905,9 @@ def _snail(p: Pen, c: str) -> None:
     p.circle(20, 36, 2.4, fill=INK, w=0)
     p.circle(36, 36, 2.4, fill=INK, w=0)
     p.circle(62, 52, 25, fill=c, w=2)
-    spiral = [(62 + (1 - t / 60) * 20 * math.cos(t / 6), 52 + (1 - t / 60) * 20 * math.sin(t / 6)) for t in range(0, 55)]
+    spiral = [
+        (62 + (1 - t / 60) * 20 * math.cos(t / 6), 52 + (1 - t / 60) * 20 * math.sin(t / 6)) for t in range(0, 55)
+    ]
     p.line(spiral, w=1.6)
 
 
@@ -1029,7 +1081,11 @@ def _strawberry(p: Pen, c: str) -> None:
     p.poly(pts, fill=c, w=2)
     for x, y in ((36, 42), (50, 38), (64, 42), (42, 56), (58, 56), (50, 70), (30, 50), (70, 50)):
         p.ellipse(x, y, 1.5, 2.4, fill=YELLOW, w=0)
-    p.poly([(30, 26), (40, 22), (44, 12), (50, 22), (56, 12), (60, 22), (70, 26), (58, 32), (50, 30), (42, 32)], fill=GREEN, w=1.4)
+    p.poly(
+        [(30, 26), (40, 22), (44, 12), (50, 22), (56, 12), (60, 22), (70, 26), (58, 32), (50, 30), (42, 32)],
+        fill=GREEN,
+        w=1.4,
+    )
 
 
 @_obj("grapes", "grape", colours=(PURPLE, GREEN))
@@ -1191,7 +1247,9 @@ def _load_folder_cached(folder: str, stamp: float) -> tuple[Picture, ...]:
             if fpath.is_file() and fpath.suffix.lower() in IMAGE_SUFFIXES:
                 pictures.append(_picture_from(fpath, fpath.stem.split(","), where))
     if not pictures:
-        raise ValueError(f"pictures_dir {folder!r} holds no labelled pictures: expected <label>[,<variant>...].png files or a labels.json")
+        raise ValueError(
+            f"pictures_dir {folder!r} holds no labelled pictures: expected <label>[,<variant>...].png files or a labels.json"
+        )
     return tuple(pictures)
 
 
@@ -1326,7 +1384,9 @@ def settle(
             paint(draw, shape, 255)
         covered = np.asarray(layer) > 0
         hidden = int((covered & ink).sum())
-        ok = hidden <= target * int(ink.sum()) and all(int((covered & m).sum()) <= part_cap * int(m.sum()) for m in parts)
+        ok = hidden <= target * int(ink.sum()) and all(
+            int((covered & m).sum()) <= part_cap * int(m.sum()) for m in parts
+        )
         if ok or not shapes:
             return shapes, hidden
         shapes.pop()
@@ -1382,4 +1442,6 @@ def prepare(rng: random.Random, pictures_dir: str | None, size: int, colour: boo
     style = random_style(rng, picture)
     image = picture.render(size, style, grey=not colour)
     ink = ink_mask(image)
-    return Prepared(picture, style, image, ink, ink_points(ink), "builtin" if pictures_dir is None else "folder", not colour)
+    return Prepared(
+        picture, style, image, ink, ink_points(ink), "builtin" if pictures_dir is None else "folder", not colour
+    )

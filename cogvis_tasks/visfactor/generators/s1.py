@@ -123,7 +123,9 @@ class Config:
         base.check_range("views", self.views, 1, 12)
         base.check_range("min_length_gap", self.min_length_gap, 0.02, 0.25)
         if 0.25 * (1 + self.min_length_gap) ** (self.max_vertices - 1) > 0.6:  # shortest edge 0.25, radius <= 1
-            raise ValueError(f"min_length_gap {self.min_length_gap} is too large for {self.max_vertices} distinct edges")
+            raise ValueError(
+                f"min_length_gap {self.min_length_gap} is too large for {self.max_vertices} distinct edges"
+            )
         base.check_range("min_turn_deg", self.min_turn_deg, 0.0, 30.0)
         base.check_range("min_reflex", self.min_reflex, 0, (self.min_vertices - 3) // 2)
         base.check_range("min_rotation_deg", self.min_rotation_deg, 0.0, 90.0)
@@ -134,7 +136,9 @@ class Config:
 PRESETS: dict[str, Config] = {
     "easy": Config(min_vertices=5, max_vertices=6, min_length_gap=0.15, min_turn_deg=25.0, min_reflex=0),
     "normal": Config(),
-    "hard": Config(min_vertices=8, max_vertices=10, min_length_gap=0.06, min_turn_deg=15.0, min_reflex=2, min_rotation_deg=10.0),
+    "hard": Config(
+        min_vertices=8, max_vertices=10, min_length_gap=0.06, min_turn_deg=15.0, min_reflex=2, min_rotation_deg=10.0
+    ),
 }
 SUBTEST = "S1"
 OVERLAP_STEP_DEG = 2.0  # turns tabulated for the overlap classes
@@ -203,7 +207,10 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         shift = rng.randrange(len(pts))  # the stored vertex order starts anywhere
         views.append({"mirrored": mirrored, "turn_deg": round(turn, 3), "vertices": pts[shift:] + pts[:shift]})
     ref_png = base.png(render(reference, size))
-    rows = tuple(base.Row(QUESTION, (ref_png, base.png(render(v["vertices"], size))), "F" if v["mirrored"] else "T") for v in views)
+    rows = tuple(
+        base.Row(QUESTION, (ref_png, base.png(render(v["vertices"], size))), "F" if v["mirrored"] else "T")
+        for v in views
+    )
     scene = {
         "image_size": size,
         "reference": [list(p) for p in reference],

@@ -56,10 +56,18 @@ SYMBOLS: dict[str, dict] = {  # name -> {"order": rotational symmetry order, "li
     "square": {"order": 4, "lines": [], "polys": [[(-0.4, -0.4), (0.4, -0.4), (0.4, 0.4), (-0.4, 0.4)]]},
     "diamond": {"order": 4, "lines": [[(0.6, 0), (0, 0.6), (-0.6, 0), (0, -0.6), (0.6, 0)]], "polys": []},
     "bars": {"order": 2, "lines": [[(-0.6, 0.25), (0.6, 0.25)], [(-0.6, -0.25), (0.6, -0.25)]], "polys": []},
-    "H": {"order": 2, "lines": [[(-0.45, -0.6), (-0.45, 0.6)], [(0.45, -0.6), (0.45, 0.6)], [(-0.45, 0), (0.45, 0)]], "polys": []},
+    "H": {
+        "order": 2,
+        "lines": [[(-0.45, -0.6), (-0.45, 0.6)], [(0.45, -0.6), (0.45, 0.6)], [(-0.45, 0), (0.45, 0)]],
+        "polys": [],
+    },
     "Z": {"order": 2, "lines": [[(-0.5, 0.6), (0.5, 0.6), (-0.5, -0.6), (0.5, -0.6)]], "polys": []},
     "two_dots": {"order": 2, "lines": [], "polys": [_disc(-0.32, 0.32, 0.2), _disc(0.32, -0.32, 0.2)]},
-    "bowtie": {"order": 2, "lines": [], "polys": [[(-0.6, 0.45), (0, 0), (-0.6, -0.45)], [(0.6, 0.45), (0, 0), (0.6, -0.45)]]},
+    "bowtie": {
+        "order": 2,
+        "lines": [],
+        "polys": [[(-0.6, 0.45), (0, 0), (-0.6, -0.45)], [(0.6, 0.45), (0, 0), (0.6, -0.45)]],
+    },
     "ring_bar": {"order": 2, "lines": [_RING, [(-0.55, 0), (0.55, 0)]], "polys": []},
     "arrow": {"order": 1, "lines": [[(0, -0.6), (0, 0.2)]], "polys": [[(-0.3, 0.2), (0.3, 0.2), (0, 0.65)]]},
     "T": {"order": 1, "lines": [[(-0.55, 0.55), (0.55, 0.55)], [(0, 0.55), (0, -0.6)]], "polys": []},
@@ -182,7 +190,9 @@ class Config:
         base.check_range("max_shared", self.max_shared, self.min_shared, 3)
         base.check_range("same_prob", self.same_prob, 0.0, 1.0)
         if self.max_shared == 0 and self.same_prob < 1:
-            raise ValueError("max_shared must be >= 1 unless same_prob is 1: views sharing no symbol always fit one cube")
+            raise ValueError(
+                "max_shared must be >= 1 unless same_prob is 1: views sharing no symbol always fit one cube"
+            )
         base.check_range("image_size", self.image_size, 120, 1024)
 
 
@@ -226,7 +236,9 @@ def render(shown: dict[str, tuple[str, Vec]], size: int) -> Image.Image:
         n = FACES[face]
         right = (up[1] * n[2] - up[2] * n[1], up[2] * n[0] - up[0] * n[2], up[0] * n[1] - up[1] * n[0])
 
-        def to_px(a: float, b: float, s: float = 0.72, n: Vec = n, right: Vec = right, up: Vec = up) -> tuple[float, float]:
+        def to_px(
+            a: float, b: float, s: float = 0.72, n: Vec = n, right: Vec = right, up: Vec = up
+        ) -> tuple[float, float]:
             p = tuple(n[i] + s * (a * right[i] + b * up[i]) for i in range(3))
             x, y = _project(p, size)
             return (x * ss, y * ss)
@@ -255,7 +267,11 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         a = view(cube, rot_a)
         b = view(cube if same else perturb(rng, cube), rot_b)
         shared = len({s for s, _ in a.values()} & {s for s, _ in b.values()})
-        if not looks_identical(a, b) and config.min_shared <= shared <= config.max_shared and could_be_same(a, b) == same:
+        if (
+            not looks_identical(a, b)
+            and config.min_shared <= shared <= config.max_shared
+            and could_be_same(a, b) == same
+        ):
             break
     else:
         raise RuntimeError(f"no {'same' if same else 'different'} pair found for {config}")

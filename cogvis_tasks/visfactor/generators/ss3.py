@@ -289,7 +289,9 @@ def _spots(config: Config, path: list[Vertex], avoid: set[Vertex], used: set[Ver
     return out
 
 
-def place_buildings(rng: random.Random, config: Config, stream: RouteStream, path: list[Vertex]) -> tuple[list[dict], int] | None:
+def place_buildings(
+    rng: random.Random, config: Config, stream: RouteStream, path: list[Vertex]
+) -> tuple[list[dict], int] | None:
     """Buildings that look alike to anyone who does not find the route, and the answer's number.
 
     Every building is drawn the same way: a random route from ``start`` to ``end`` on a fresh random
@@ -320,7 +322,8 @@ def place_buildings(rng: random.Random, config: Config, stream: RouteStream, pat
     numbers = list(range(1, config.buildings + 1))
     rng.shuffle(numbers)
     buildings = sorted(
-        ({"number": n, **placed[slot]} for slot, n in zip(range(config.buildings), numbers, strict=True)), key=lambda b: b["number"]
+        ({"number": n, **placed[slot]} for slot, n in zip(range(config.buildings), numbers, strict=True)),
+        key=lambda b: b["number"],
     )
     return buildings, numbers[0]
 
@@ -393,7 +396,9 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     names = {v: label(k) for k, v in enumerate(perimeter(config.rows, config.cols))}
     image = base.png(render(config, blocked, buildings, names))
     ask = [(names[start], names[end]), (names[end], names[start])]
-    rows = tuple(base.Row(QUESTION.format(buildings=config.buildings, start=s, end=e), (image,), str(answer)) for s, e in ask)
+    rows = tuple(
+        base.Row(QUESTION.format(buildings=config.buildings, start=s, end=e), (image,), str(answer)) for s, e in ask
+    )
     scene = {
         "rows": config.rows,
         "cols": config.cols,

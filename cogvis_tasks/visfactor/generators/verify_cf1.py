@@ -31,7 +31,10 @@ def _raster(edges) -> np.ndarray:
     h, w = edges[:, [0, 2]].max(), edges[:, [1, 3]].max()
     grid = np.zeros((h * UNIT + 1, w * UNIT + 1), dtype=bool)
     t = np.arange(UNIT + 1)[None, :]  # every raster pixel along each unit edge
-    grid[edges[:, :1] * UNIT + t * (edges[:, 2:3] - edges[:, :1]), edges[:, 1:2] * UNIT + t * (edges[:, 3:] - edges[:, 1:2])] = True
+    grid[
+        edges[:, :1] * UNIT + t * (edges[:, 2:3] - edges[:, :1]),
+        edges[:, 1:2] * UNIT + t * (edges[:, 3:] - edges[:, 1:2]),
+    ] = True
     return grid
 
 

@@ -47,7 +47,16 @@ N_CANDIDATES = ROWS_PER_ITEM
 DEFAULT_ITEMS = 48
 
 #: Cut directions as (a, b) of the line a*x + b*y = c, keyed by slope.
-DIRECTIONS = {"0": (0, 1), "inf": (1, 0), "1": (1, -1), "-1": (1, 1), "2": (2, -1), "-2": (2, 1), "3": (3, -1), "-3": (3, 1)}
+DIRECTIONS = {
+    "0": (0, 1),
+    "inf": (1, 0),
+    "1": (1, -1),
+    "-1": (1, 1),
+    "2": (2, -1),
+    "-2": (2, 1),
+    "3": (3, -1),
+    "-3": (3, 1),
+}
 ROTATIONS = ("none", "quarter", "any")
 MIN_FATNESS = 1 / 40  # area / perimeter^2 of every piece (a square has 1/16)
 MIN_EDGE = 0.5  # units
@@ -270,10 +279,17 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     diameter = max(math.dist(p, q) for p in target for q in target) / DEN
     scale = min(32.0, (size - size // 9 - 24) / diameter)  # same scale for every image of the item
     images = [base.png(_render(target, 0, scale, size, "Shape"))]
-    images += [base.png(_render(c, r, scale, size, f"Piece {i + 1}")) for i, (c, r) in enumerate(zip(candidates, rotations, strict=True))]
+    images += [
+        base.png(_render(c, r, scale, size, f"Piece {i + 1}"))
+        for i, (c, r) in enumerate(zip(candidates, rotations, strict=True))
+    ]
     pieces_text = "<br>".join(f"Piece {i}: <IMAGE_{i}>" for i in range(1, N_CANDIDATES + 1))
     rows = tuple(
-        base.Row(QUESTION.format(n=N_CANDIDATES, pieces=pieces_text, k=k + 1) + OUTPUT, tuple(images), "T" if is_piece[k] else "F")
+        base.Row(
+            QUESTION.format(n=N_CANDIDATES, pieces=pieces_text, k=k + 1) + OUTPUT,
+            tuple(images),
+            "T" if is_piece[k] else "F",
+        )
         for k in range(N_CANDIDATES)
     )
     as_text = lambda poly: [[str(Fraction(x, DEN)), str(Fraction(y, DEN))] for x, y in poly]  # noqa: E731

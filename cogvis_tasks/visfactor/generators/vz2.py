@@ -92,7 +92,9 @@ def _lines(grid: int, kind: str) -> list[tuple[str, int]]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _kind_options(grid: int, min_flap_cells: int, kind: str, sheet: frozenset[Tri]) -> tuple[tuple[Fold, frozenset[Tri]], ...]:
+def _kind_options(
+    grid: int, min_flap_cells: int, kind: str, sheet: frozenset[Tri]
+) -> tuple[tuple[Fold, frozenset[Tri]], ...]:
     """Every fold of one kind the folded ``sheet`` allows, with the sheet after it (cached: the foils
     draw many folds of one sheet, and every item starts from the same flat sheet)."""
     options = []
@@ -158,7 +160,9 @@ def _last_folds(
     creases). All five are drawn again together until their hole sets differ, the real one included:
     keeping the real fold and redrawing only the foils made the truth the commonest pattern (the fewest
     holes and the smallest spread in hard: 30% for "fewest holes", chance 20%)."""
-    sheet = frozenset((U * a + dx, U * b + dy) for a in range(config.grid) for b in range(config.grid) for dx, dy in _QUADRANTS)
+    sheet = frozenset(
+        (U * a + dx, U * b + dy) for a in range(config.grid) for b in range(config.grid) for dx, dy in _QUADRANTS
+    )
     for fold in folds[:-1]:
         sheet = _apply(fold, sheet)
     seen: dict[Fold, tuple[frozenset | None, int]] = {}
@@ -202,14 +206,20 @@ class Config:
         base.check_range("folds_min", self.folds_min, 1, 6)
         base.check_range("folds_max", self.folds_max, self.folds_min, 6)
         base.check_range("grid", self.grid, 4, 12)
-        if not self.fold_kinds or not set(self.fold_kinds) <= set(FOLD_KINDS) or len(set(self.fold_kinds)) != len(self.fold_kinds):
+        if (
+            not self.fold_kinds
+            or not set(self.fold_kinds) <= set(FOLD_KINDS)
+            or len(set(self.fold_kinds)) != len(self.fold_kinds)
+        ):
             raise ValueError(f"fold_kinds must be distinct values from {FOLD_KINDS}, got {self.fold_kinds!r}")
         base.check_range("min_holes", self.min_holes, 1, 2 ** min(self.folds_min, 2))
         base.check_range("panel_size", self.panel_size, 120, 600)
         # Every fold takes at least min_flap_cells off the folded sheet; one-axis folds shorten it by a cell or more.
         one_axis = self.grid - 1 if len(self.fold_kinds) == 1 and self.fold_kinds[0] in "hv" else 6
         if self.folds_max > min(2 * math.log2(self.grid) + 1, one_axis):
-            raise ValueError(f"folds_max={self.folds_max} is too many for grid={self.grid} with fold_kinds={self.fold_kinds}")
+            raise ValueError(
+                f"folds_max={self.folds_max} is too many for grid={self.grid} with fold_kinds={self.fold_kinds}"
+            )
         base.check_range("min_flap_cells", self.min_flap_cells, 1, self.grid * self.grid // (2 * self.folds_max + 2))
 
 
@@ -221,7 +231,9 @@ PRESETS: dict[str, Config] = {
 
 
 def _scene(rng: random.Random, config: Config) -> tuple[list[Fold], tuple[int, int], list[set], list[frozenset]]:
-    full = frozenset((U * a + dx, U * b + dy) for a in range(config.grid) for b in range(config.grid) for dx, dy in _QUADRANTS)
+    full = frozenset(
+        (U * a + dx, U * b + dy) for a in range(config.grid) for b in range(config.grid) for dx, dy in _QUADRANTS
+    )
     for _ in range(500):
         sheet, folds = full, []
         for _ in range(rng.randint(config.folds_min, config.folds_max)):
@@ -273,7 +285,9 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)
 
 
-def _dashed(draw: ImageDraw.ImageDraw, p: tuple[float, float], q: tuple[float, float], fill: int, width: int, dash: float) -> None:
+def _dashed(
+    draw: ImageDraw.ImageDraw, p: tuple[float, float], q: tuple[float, float], fill: int, width: int, dash: float
+) -> None:
     length = math.dist(p, q)
     steps = max(1, int(length // dash))
     for i in range(0, steps, 2):
@@ -285,7 +299,9 @@ def _centroid(tris, to_px) -> tuple[float, float]:
     return to_px(sum(t[0] for t in tris) / len(tris), sum(t[1] for t in tris) / len(tris))
 
 
-def _panel(config: Config, label: str, sheet: frozenset[Tri], fold: Fold | None = None, before=None, hole=None) -> Image.Image:
+def _panel(
+    config: Config, label: str, sheet: frozenset[Tri], fold: Fold | None = None, before=None, hole=None
+) -> Image.Image:
     """One panel: the sheet (after ``fold`` of ``before``, drawn with its flap), or the full sheet with holes."""
     size, band = config.panel_size, config.panel_size // 8
     to_px = _to_px(config.grid, size, band)
@@ -293,7 +309,12 @@ def _panel(config: Config, label: str, sheet: frozenset[Tri], fold: Fold | None 
     draw = ImageDraw.Draw(img)
     whole = len(sheet) == 4 * config.grid**2
     if whole:  # the paper is light grey on a white page
-        corners = [to_px(0, 0), to_px(U * config.grid, 0), to_px(U * config.grid, U * config.grid), to_px(0, U * config.grid)]
+        corners = [
+            to_px(0, 0),
+            to_px(U * config.grid, 0),
+            to_px(U * config.grid, U * config.grid),
+            to_px(0, U * config.grid),
+        ]
         draw.polygon(corners, fill=PAPER, outline=0, width=SS * 2)
     for x, y in () if whole else sheet:
         a, b = x - x % U, y - y % U
@@ -313,7 +334,10 @@ def _panel(config: Config, label: str, sheet: frozenset[Tri], fold: Fold | None 
         x0, y0, x1, y1 = x0 + (x1 - x0) * 0.15, y0 + (y1 - y0) * 0.15, x1 - (x1 - x0) * 0.15, y1 - (y1 - y0) * 0.15
         draw.line([(x0, y0), (x1, y1)], fill=60, width=SS * 2)
         ang, head = math.atan2(y1 - y0, x1 - x0), SS * 9
-        draw.polygon([(x1, y1)] + [(x1 - head * math.cos(ang + s), y1 - head * math.sin(ang + s)) for s in (0.45, -0.45)], fill=60)
+        draw.polygon(
+            [(x1, y1)] + [(x1 - head * math.cos(ang + s), y1 - head * math.sin(ang + s)) for s in (0.45, -0.45)],
+            fill=60,
+        )
     if hole is not None:
         for hx, hy in hole:
             cx, cy = to_px(hx, hy)
@@ -326,7 +350,9 @@ def _panel(config: Config, label: str, sheet: frozenset[Tri], fold: Fold | None 
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     rng = base.item_rng(seed, SUBTEST, index, config)
     folds, centre, stages, options = _scene(rng, config)
-    full = frozenset((U * a + dx, U * b + dy) for a in range(config.grid) for b in range(config.grid) for dx, dy in _QUADRANTS)
+    full = frozenset(
+        (U * a + dx, U * b + dy) for a in range(config.grid) for b in range(config.grid) for dx, dy in _QUADRANTS
+    )
     panels, sheet = [], full
     for i, fold in enumerate(folds):
         after = _apply(fold, sheet)
@@ -341,13 +367,20 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         ImageDraw.Draw(strip).line([(i * size, 8), (i * size, size - 8)], fill=170, width=1)
     strip_png = base.png(strip)
     truth = _cells(stages[-1])
-    option_pngs = [base.png(_panel(config, "", full, hole=[(U * a + 3, U * b + 3) for a, b in sorted(o)])) for o in options]
+    option_pngs = [
+        base.png(_panel(config, "", full, hole=[(U * a + 3, U * b + 3) for a, b in sorted(o)])) for o in options
+    ]
     n = len(folds)
     question = QUESTION.format(n=n, times="time" if n == 1 else "times") + OUTPUT
-    rows = tuple(base.Row(question, (strip_png, png), "T" if o == truth else "F") for png, o in zip(option_pngs, options, strict=True))
+    rows = tuple(
+        base.Row(question, (strip_png, png), "T" if o == truth else "F")
+        for png, o in zip(option_pngs, options, strict=True)
+    )
     scene = {
         "grid": config.grid,
-        "folds": [{"line": f[0], "offset": f[1], "moving": f[2]} for f in folds],  # line: h y=c, v x=c, d+ y=x+c, d- y=-x+c
+        "folds": [
+            {"line": f[0], "offset": f[1], "moving": f[2]} for f in folds
+        ],  # line: h y=c, v x=c, d+ y=x+c, d- y=-x+c
         "punch": [centre[0] / U, centre[1] / U],  # in cells from the bottom-left corner
         "hole_radius": HOLE_RADIUS,
         "options": [[[a + 0.5, b + 0.5] for a, b in sorted(o)] for o in options],
