@@ -14,7 +14,6 @@ from pathlib import Path
 
 #: Optional packages by import name: the extra that installs each.
 EXTRAS = {"lmms_eval": "lmms-eval", "filelock": "lmms-eval", "evalscope": "evalscope", "sklearn": "audit"}
-SYNTHETIC = ("visfactor", "minds_eye", "visualpuzzles", "mme_cc")  # benchmarks with <benchmark>/synthetic.py
 EXIT_USAGE = 2
 
 
@@ -79,9 +78,16 @@ def _hook_warning() -> str | None:
 def _write_synthetic(args: argparse.Namespace) -> int:
     import importlib
 
+    from . import registry
+
+    # Checked here, not as argparse choices: deriving them needs the registry, which no other command should import.
+    writable = [n for n in registry.families() if registry.synthetic_writer(n) is not None]
+    unknown = [n for n in args.benchmark or () if n not in writable]
+    if unknown:
+        raise UsageError(f"cogvis write-synthetic: --benchmark {unknown[0]!r}: choose from {', '.join(writable)}")
     out = Path(args.out)
-    for name in dict.fromkeys(args.benchmark or SYNTHETIC):
-        module = importlib.import_module(f"cogvis_tasks.{name}.synthetic")
+    for name in dict.fromkeys(args.benchmark or writable):
+        module = importlib.import_module(registry.synthetic_writer(name).__module__)
         if name == "visfactor":
             items = None if args.released_size else args.items or module.DEFAULT_ITEMS
             paths = module.write_synthetic(out, items, args.seed, fmt=args.format)
@@ -390,7 +396,9 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     syn.add_argument("--out", required=True, metavar="DIR", help="data root (use it as COGVIS_DATA_DIR)")
     syn.add_argument(
-        "--benchmark", action="append", choices=SYNTHETIC, help="a benchmark to write (repeatable; default: all four)"
+        "--benchmark",
+        action="append",
+        help="a benchmark to write (repeatable; default: every one with a synthetic set)",
     )
     syn.add_argument(
         "--items", type=_positive, default=None,

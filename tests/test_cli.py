@@ -61,7 +61,7 @@ MISTAKES = [
     (["generate", "--n", "0", "--out", "x"], ["--n", "at least 1"]),
     (["write-synthetic", "--out", "x", "--items", "0"], ["--items", "at least 1, got 0"]),
     (["write-synthetic", "--out", "x", "--items", "two"], ["whole number"]),
-    (["write-synthetic", "--out", "x", "--benchmark", "visfactor_gen"], ["invalid choice"]),
+    (["write-synthetic", "--out", "x", "--benchmark", "visfactor_gen"], ["choose from visfactor, minds_eye"]),
     (["write-synthetic"], ["--out"]),
     (["demo", "--n", "0"], ["at least 1"]),
     (["demo", "--benchmark", "minds_eye", "--difficulty", "normal"], ["mixed, easy, medium, hard"]),
