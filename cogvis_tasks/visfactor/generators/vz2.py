@@ -30,8 +30,8 @@ its mirror image in the flap's former place, and a foil that keeps the punched c
 unfolding of another fold has its second hole in that fold's flap, elsewhere. Foils with the
 second hole on another cell of the shown flap (one some lattice line maps the punch onto) were
 tried: their holes no longer line up with the punch as a real fold's do, and a picker on the
-options alone (gradient boosting, 150 items) found the answer in 99% of easy items. So here "a hole comes back where the flap
-was" is the step the item asks for, not a surface cue.
+options alone (gradient boosting, 150 items) found the answer in 99% of easy items. So with one
+fold, "a hole comes back where the flap was" is the step the item asks for, not a surface cue.
 """
 
 from __future__ import annotations
