@@ -40,6 +40,7 @@ readable.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import random
 from dataclasses import dataclass
@@ -152,6 +153,7 @@ def spanning_edges(rng: random.Random, g: int, start: set[Edge], banned: set[Edg
     return tree
 
 
+@functools.lru_cache(maxsize=4096)
 def edge_class(e: Edge, g: int) -> Edge:
     """The edge's orbit under the eight symmetries of the square grid (its smallest image): edges of one class
     are drawn alike (same length, orientation up to symmetry, same place relative to the pixel grid at any
