@@ -3,25 +3,31 @@
 Geometry: a g x g grid of dots whose unit edges join 4-neighbours and diagonal
 neighbours. The model is a connected set of edges (a random trail, no two diagonals
 crossing). A pattern that must contain the model gets all model edges; one that must
-not gets every model edge but one (a near miss). Straight edges from a randomised
-depth-first search (plus joins) make it a spanning tree of the grid, then random extra
-edges bring it to ``density`` of all edges; the missing edge is kept out of both.
+not gets every model edge but one (a near miss) and a decoy edge in its place. Straight
+edges from a randomised depth-first search (plus joins) make it a spanning tree of the
+grid, then random extra edges bring it to ``density`` of all edges.
 
 Closed cue (ink): patterns used to be a full spanning tree plus the model, topped up
 only to the density target, so on sparse settings a pattern holding the whole model
 overshot the target more often and carried more ink (easy: +6 to +10 points over the
-majority class). Now every pattern of an item gets exactly the same number of straight
-and of diagonal edges (``edge_targets``: floors that hold whatever the answers), so the
-same line length, whether or not it contains the model.
+majority class). Now every pattern of an item gets exactly the same number of edges of
+each class (below), so the same line length, whether or not it contains the model.
 Closed cue (likeness to the other patterns): each near miss used to leave out a model edge of its
 own, so the patterns holding the model agreed with one another on every model edge while a near
 miss disagreed with all of them, and "the pattern most like the other four" meant T (audit, 300
 items: 65-66% per row, majority 51%). Now every near miss of an item leaves out the same edge:
 the two groups differ by that one edge whichever is larger, and the number of patterns holding
 the model (1 to 4 of 5) is symmetric about half, so being in the bigger group says nothing.
-Not closed: the grey-level histogram of a pattern's lines, compared with the model's (z-scored within the
-item), still leans towards T (audit, 300 items: 56-59% per row against a majority of 51%); its cause is
-not found yet (line length, dark pixels, diagonal crossings and dot degrees are the same for T and F).
+Closed cue (grey-level histogram like the model's; audit, 300 items: 56-59% per row, majority 51%):
+an edge's anti-aliased grey levels depend on where it lies on the pixel grid (an outer line and the
+middle one land on different pixel phases), and the patterns holding the model always held the
+missing edge while a near miss held a random edge of the same kind instead: the patterns holding
+the model had 0.6 more edges drawn like the missing one, and their grey levels were closer to the
+model's. Now the counts are equal per class (an edge's orbit under the grid's eight symmetries:
+edges drawn alike), and the near misses hold a decoy in place of the missing edge: of its class,
+and the model with the missing edge swapped for the decoy is a connected figure with the same
+angles where its lines meet (so the same overlaps); the patterns holding the model never hold the
+decoy. Both groups hold a figure drawn like the model; only its place tells them apart.
 Containment is at a fixed position: the model counts only where it is drawn, on the
 same dots (no shift, rotation or mirror), so the answer is a subset test of edge sets.
 
@@ -34,6 +40,8 @@ readable.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import math
 import random
 from dataclasses import dataclass
 
@@ -145,43 +153,107 @@ def spanning_edges(rng: random.Random, g: int, start: set[Edge], banned: set[Edg
     return tree
 
 
-def edge_targets(config: Config, model: list[Edge]) -> dict[bool, int]:
-    """Straight and diagonal edge counts every pattern of the item gets, whatever the answers.
-
-    A pattern is the model (or the model less one edge) joined by straight edges into a spanning tree,
-    then topped up: that needs at most ``straight(model) + g*g - dots(model) + 1`` straight edges (one more
-    if the missing edge splits the model) and ``diagonal(model)`` diagonals, so these floors and the
-    density target fix both counts for all five patterns: equal counts of each kind, equal line length."""
-    g, edges = config.grid, lattice_edges(config.grid)
-    diagonal = sum(map(is_diagonal, model))
-    dots = len({p for e in model for p in (e[:2], e[2:])})
-    want = round(config.density * len(edges))
-    want_diagonal = round(want * sum(map(is_diagonal, edges)) / len(edges))
-    return {
-        False: max(len(model) - diagonal + g * g - dots + 1, want - want_diagonal),
-        True: max(diagonal, want_diagonal),
-    }
+@functools.lru_cache(maxsize=4096)
+def edge_class(e: Edge, g: int) -> Edge:
+    """The edge's orbit under the eight symmetries of the square grid (its smallest image): edges of one class
+    are drawn alike (same length, orientation up to symmetry, same place relative to the pixel grid at any
+    scale), edges of different classes are not (an outer line lands on other pixel phases than the middle one)."""
+    images = []
+    for t in range(8):
+        ends = []
+        for r, c in (e[:2], e[2:]):
+            r, c = (g - 1 - r if t & 1 else r), (g - 1 - c if t & 2 else c)
+            ends.append((c, r) if t & 4 else (r, c))
+        images.append(edge(*ends))
+    return min(images)
 
 
-def make_pattern(
-    rng: random.Random, config: Config, model: list[Edge], gone: Edge | None
-) -> tuple[set[Edge], list[Edge]]:
-    """A pattern and the model edges deliberately left out of it (``gone``, or none)."""
-    missing = [] if gone is None else [gone]
-    banned = set(missing)
-    kept = {e for e in model if e not in banned}
-    pattern = kept | spanning_edges(rng, config.grid, kept, banned)
-    targets = edge_targets(config, model)
-    candidates = [e for e in lattice_edges(config.grid) if e not in pattern and e not in banned]
-    rng.shuffle(candidates)
-    have = {False: 0, True: 0}
+def _base(rng: random.Random, config: Config, figure: set[Edge], banned: Edge) -> set[Edge]:
+    """``figure`` joined by straight edges (never ``banned``) into a spanning tree of the grid."""
+    return figure | spanning_edges(rng, config.grid, figure, {banned})
+
+
+def _junctions(edges) -> tuple[int, ...]:
+    """The angles (in eighths of a turn) between every two edges that meet at a dot: where lines overlap."""
+    out = []
+    for i, e in enumerate(edges):
+        for f in edges[i + 1 :]:
+            shared = {e[:2], e[2:]} & {f[:2], f[2:]}
+            for p in shared:
+                u = [q - r for q, r in zip(e[2:] if e[:2] == p else e[:2], p, strict=True)]
+                v = [q - r for q, r in zip(f[2:] if f[:2] == p else f[:2], p, strict=True)]
+                turn = abs(math.atan2(u[0] * v[1] - u[1] * v[0], u[0] * v[0] + u[1] * v[1]))
+                out.append(round(turn / (math.pi / 4)))
+    return tuple(sorted(out))
+
+
+def decoys(config: Config, model: list[Edge], gone: Edge) -> list[Edge]:
+    """Edges that can stand in for ``gone`` in the near misses: of its class, and the model with ``gone``
+    swapped for one of them is still a connected figure with no crossing diagonals and the same angles
+    where its lines meet (drawn alike, so no pixel statistic tells it from the model)."""
+    g, rest = config.grid, [e for e in model if e != gone]
+    want, cls = _junctions(model), edge_class(gone, g)
+    out = []
+    for x in lattice_edges(g):
+        if x in model or edge_class(x, g) != cls or crosses(x, rest):
+            continue
+        figure = sorted([*rest, x])
+        if _junctions(figure) == want and _connected(figure):
+            out.append(x)
+    return out
+
+
+def _connected(edges: list[Edge]) -> bool:
+    dots = {p for e in edges for p in (e[:2], e[2:])}
+    reached, todo = set(), [edges[0][:2]]
+    while todo:
+        p = todo.pop()
+        if p not in reached:
+            reached.add(p)
+            todo += [q for e in edges for a, q in ((e[:2], e[2:]), (e[2:], e[:2])) if a == p]
+    return reached == dots
+
+
+def class_targets(config: Config, bases: list[set[Edge]]) -> dict[Edge, int]:
+    """Edges per class every pattern of the item gets: the density target shared out over the classes by
+    their sizes, raised to what the largest of ``bases`` already holds."""
+    g = config.grid
+    sizes: dict[Edge, int] = {}
+    for e in lattice_edges(g):
+        sizes[edge_class(e, g)] = sizes.get(edge_class(e, g), 0) + 1
+    total = sum(sizes.values())
+    want = config.density * total
+    share = {c: int(want * n / total) for c, n in sizes.items()}
+    by_remainder = sorted(sizes, key=lambda c: (share[c] - want * sizes[c] / total, c))
+    for c in by_remainder[: round(want) - sum(share.values())]:
+        share[c] += 1
+    for b in bases:
+        held: dict[Edge, int] = {}
+        for e in b:
+            held[edge_class(e, g)] = held.get(edge_class(e, g), 0) + 1
+        for c, n in held.items():
+            share[c] = max(share[c], n)
+    return share
+
+
+def top_up(
+    rng: random.Random, config: Config, base_edges: set[Edge], banned: Edge, targets: dict[Edge, int]
+) -> set[Edge] | None:
+    """``base_edges`` topped up with random edges to exactly ``targets`` per class (never ``banned``), or None
+    when a class has too few edges left."""
+    g = config.grid
+    pattern = set(base_edges)
+    have = dict.fromkeys(targets, 0)
     for e in pattern:
-        have[is_diagonal(e)] += 1
+        have[edge_class(e, g)] += 1
+    candidates = [e for e in lattice_edges(g) if e not in pattern and e != banned]
+    rng.shuffle(candidates)
     for e in candidates:
-        if have[is_diagonal(e)] < targets[is_diagonal(e)]:
+        c = edge_class(e, g)
+        if have[c] < targets[c]:
             pattern.add(e)
-            have[is_diagonal(e)] += 1
-    return pattern, missing
+            have[c] += 1
+    return pattern if have == targets else None
 
 
 def build_scene(rng: random.Random, config: Config) -> dict:
@@ -191,9 +263,25 @@ def build_scene(rng: random.Random, config: Config) -> dict:
         k = rng.randint(config.min_present, config.max_present)
         flags = [True] * k + [False] * (config.patterns - k)
         rng.shuffle(flags)
-        gone = rng.choice(model)  # the one edge every near miss of this item leaves out
-        made = [make_pattern(rng, config, model, None if flag else gone) for flag in flags]
-        patterns, missing = zip(*made, strict=True)
+        # Every near miss of the item leaves out the same model edge ``gone`` and holds a decoy edge
+        # instead, drawn like it; the patterns holding the model never hold the decoy.
+        stand_in = next(((e, xs) for e in rng.sample(model, len(model)) if (xs := decoys(config, model, e))), None)
+        if stand_in is None:
+            continue
+        gone, decoy = stand_in[0], rng.choice(stand_in[1])
+        near = {e for e in model if e != gone} | {decoy}
+        # Each slot draws a base both ways and keeps the one its flag asks for, so the class targets (the
+        # largest base of all ten) do not depend on how many patterns hold the model.
+        bases = [(_base(rng, config, set(model), decoy), _base(rng, config, near, gone)) for _ in flags]
+        targets = class_targets(config, [b for pair in bases for b in pair])
+        drawn = [
+            top_up(rng, config, pair[0] if flag else pair[1], decoy if flag else gone, targets)
+            for flag, pair in zip(flags, bases, strict=True)
+        ]
+        if any(p is None for p in drawn):
+            continue
+        patterns = [p for p in drawn if p is not None]
+        missing = [[] if flag else [gone] for flag in flags]
         if len({frozenset(p) for p in patterns}) < len(patterns) or any(p <= set(model) for p in patterns):
             continue  # five different patterns, each more than the model
         answers = [set(model) <= p for p in patterns]
@@ -202,6 +290,7 @@ def build_scene(rng: random.Random, config: Config) -> dict:
             "model_edges": [list(e) for e in model],
             "patterns": [[list(e) for e in sorted(p)] for p in patterns],
             "missing": [[list(e) for e in m] for m in missing],
+            "decoy": list(decoy),  # in every near miss in place of the missing edge, in no other pattern
             "present": answers,
         }
     raise RuntimeError(f"CF2: no item found for {config}")
