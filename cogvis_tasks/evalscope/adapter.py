@@ -195,8 +195,10 @@ class CogvisAdapter(VisionLanguageAdapter):
         meta = task_state.metadata or {}
         with self._prefetch_lock:
             future = self._prefetched.pop(self._prefetch_key(task_state, original_prediction), None)
-        fresh = future is None or reference != task_state.target
-        row = self._row(task_state, reference, original_prediction) if fresh else future.result()
+        if future is None or reference != task_state.target:
+            row = self._row(task_state, reference, original_prediction)
+        else:
+            row = future.result()
         return Score(
             value={"accuracy": float(row.correct)},
             main_score_name="accuracy",
@@ -305,7 +307,7 @@ class CogvisAdapter(VisionLanguageAdapter):
         new sample's metadata with the cached one: either way the answers belong to other
         items, and would be scored as such or, with other ids, as failed rows.
         """
-        expected = {sid: digest for sid, _, digest in self._expected.get(subset, [])}
+        expected: dict[str | None, str] = {sid: digest for sid, _, digest in self._expected.get(subset, [])}
         if not expected:
             return
         for ss in sample_scores:
@@ -324,7 +326,7 @@ class CogvisAdapter(VisionLanguageAdapter):
     def _lenient(self) -> bool:
         return info(self.benchmark_name).lenient
 
-    def _on_generate_report(self, scores: dict[str, list[AggScore]], model_name: str):  # type: ignore[override]
+    def _on_generate_report(self, scores: dict[str, list[AggScore]], model_name: str):
         if self._rows:
             bench = benchmark(self.benchmark_name)
             repeats = max(len(v) for v in self._rows.values())

@@ -209,7 +209,7 @@ def scored_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str, 
     so these measure the row accuracy: the share of correct rows (mean over repeats),
     with rows of one item as one cluster.
     """
-    out = process_results(doc, results)
+    out: dict[str, Any] = dict(process_results(doc, results))
     repeats = [_resolve(r) for r in out["accuracy"]["repeats"]]  # judged rows: wait for their (prefetched) verdict
     score = sum(bool(r["correct"]) for r in repeats) / len(repeats)
     out["accuracy"] = {**out["accuracy"], "score": score, "item": doc["item"]}
