@@ -77,6 +77,7 @@ def _hook_warning() -> str | None:
 
 def _write_synthetic(args: argparse.Namespace) -> int:
     import importlib
+    import inspect
 
     from . import registry
 
@@ -87,101 +88,66 @@ def _write_synthetic(args: argparse.Namespace) -> int:
         raise UsageError(f"cogvis write-synthetic: --benchmark {unknown[0]!r}: choose from {', '.join(writable)}")
     out = Path(args.out)
     for name in dict.fromkeys(args.benchmark or writable):
-        module = importlib.import_module(registry.synthetic_writer(name).__module__)
-        if name == "visfactor":
-            items = None if args.released_size else args.items or module.DEFAULT_ITEMS
-            paths = module.write_synthetic(out, items, args.seed, fmt=args.format)
-        else:
-            paths = module.write_synthetic(out, args.items or module.DEFAULT_ITEMS, args.seed)
+        writer = registry.synthetic_writer(name)
+        module = importlib.import_module(writer.__module__)
+        # The options a writer takes (by its parameters): fmt (--format), released_size (--released-size).
+        offered = {"fmt": args.format, "released_size": args.released_size}
+        options = {k: v for k, v in offered.items() if k in inspect.signature(writer).parameters}
+        paths = writer(out, args.items or module.DEFAULT_ITEMS, args.seed, **options)
         print(f"{name}: wrote {len(paths)} data file{'s' * (len(paths) > 1)} under {out / name}")
     print(f"use COGVIS_DATA_DIR={out}")
     return 0
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
-    from .visfactor import generated
-    from .visfactor.files import write_parquet, write_tsv
-    from .visfactor.generators.base import official_rows
-
-    if args.benchmark == "minds_eye":
-        return _generate_minds_eye(args)
-    args.difficulty = args.difficulty or "normal"
-    if args.difficulty not in generated.VARIANTS:
-        raise UsageError(f"cogvis generate visfactor: --difficulty must be one of {', '.join(generated.VARIANTS)}")
-    subtests = _ids(args.subtests) or list(generated.GENERATED_SUBTESTS)
-    unknown = [s for s in subtests if s not in generated.GENERATED_SUBTESTS]
-    if unknown:
-        raise UsageError(
-            f"cogvis generate visfactor: no generator for {', '.join(map(repr, unknown))}; "
-            f"choose from {', '.join(generated.GENERATED_SUBTESTS)}"
-        )
-    counts = {s: args.n if args.n is not None else generated.generator(s).DEFAULT_ITEMS for s in subtests}
-    progress = tqdm(total=sum(counts.values()), unit="item", desc="generating", disable=args.quiet)
-
-    def rows():
-        index = 0
-        for subtest in subtests:
-            for item in generated.items(subtest, args.difficulty, args.seed, counts[subtest]):
-                for row in official_rows(item, index, item.index):
-                    yield row
-                    index += 1
-                progress.update(1)
-
-    out = Path(args.out) / "visfactor"
-    fmt = args.format or "parquet"
-    path = (
-        write_tsv(rows(), out / "VisFactor.tsv")
-        if fmt == "tsv"
-        else write_parquet(rows(), out / "test.parquet", batch_rows=64)
-    )
-    progress.close()
-    print(
-        f"wrote {sum(counts.values())} items ({args.difficulty}, seed {args.seed}) to {path}; "
-        f"use COGVIS_DATA_DIR={args.out}"
-    )
-    return 0
-
-
-def _generate_minds_eye(args: argparse.Namespace) -> int:
-    """Mind's Eye items in the released layout (annotations.json + 1024x1024 PNGs per task folder)."""
+    """A generated set's items in its released layout (the set's ``write_release``), streamed to disk."""
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     from tqdm import tqdm
 
-    from .minds_eye import generated
+    from . import registry
 
-    variant = args.difficulty or generated.MIXED
-    if variant not in generated.VARIANTS:
-        raise UsageError(f"cogvis generate minds_eye: --difficulty must be one of {', '.join(generated.VARIANTS)}")
-    if args.format is not None:
-        raise UsageError(
-            "cogvis generate minds_eye: --format does not apply (the release layout is annotations.json + PNGs)"
-        )
-    tasks = _ids(args.subtests) or list(generated.GENERATED_TASKS)
-    unknown = [t for t in tasks if t not in generated.GENERATED_TASKS]
+    # Checked here, not as argparse choices: deriving them loads every record, which other commands do not need.
+    sets = registry.generated_sets()
+    family = args.benchmark or next(iter(sets))
+    if family not in sets:
+        raise UsageError(f"cogvis generate: invalid choice: {family!r} (choose from {', '.join(sets)})")
+    where = f"cogvis generate {family}"
+    info, module = registry.info(sets[family]), registry.benchmark(sets[family])
+    preset = args.difficulty or info.default_condition
+    if preset not in info.presets:
+        raise UsageError(f"{where}: --difficulty must be one of {', '.join(info.presets)}")
+    formats = module.RELEASE_FORMATS
+    if args.format is not None and args.format not in formats:
+        if not formats:
+            raise UsageError(f"{where}: --format does not apply (it writes one release layout)")
+        raise UsageError(f"{where}: --format must be one of {', '.join(formats)}")
+    available = [s.id for s in info.subtests]
+    subtests = _ids(args.subtests) or available
+    unknown = [s for s in subtests if s not in available]
     if unknown:
         raise UsageError(
-            f"cogvis generate minds_eye: no task {', '.join(map(repr, unknown))}; "
-            f"choose from {', '.join(generated.GENERATED_TASKS)}"
+            f"{where}: no generator for {', '.join(map(repr, unknown))}; choose from {', '.join(available)}"
         )
-    counts = {t: args.n if args.n is not None else generated.generator(t).DEFAULT_ITEMS for t in tasks}
-    workers = max(1, min(args.workers or os.cpu_count() or 1, len(tasks)))
+    counts = {s: args.n if args.n is not None else module.generator(s).DEFAULT_ITEMS for s in subtests}
+    options = {"fmt": args.format or formats[0]} if formats else {}
+    workers = max(1, min(args.workers or os.cpu_count() or 1, len(subtests))) if module.RELEASE_BY_SUBTEST else 1
     with tqdm(total=sum(counts.values()), unit="item", desc="generating", disable=args.quiet) as progress:
         if workers == 1:
-            generated.write_release(args.out, tasks, variant, args.seed, args.n, lambda _: progress.update(1))
-        else:  # one process per task folder: items are pure functions of (seed, task, index), so the output is the same
+            written = module.write_release(
+                args.out, subtests, preset, args.seed, args.n, lambda _: progress.update(1), **options
+            )
+        else:  # one process per subtest: items are pure functions of (seed, subtest, index), so the output is the same
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 jobs = {
-                    pool.submit(generated.write_release, args.out, [t], variant, args.seed, counts[t]): t for t in tasks
+                    pool.submit(module.write_release, args.out, [s], preset, args.seed, counts[s], **options): s
+                    for s in subtests
                 }
                 for job in as_completed(jobs):
-                    job.result()
+                    written = job.result()
                     progress.update(counts[jobs[job]])
-    where = Path(args.out) / "minds_eye"
     print(
-        f"wrote {sum(counts.values())} items ({variant}, seed {args.seed}) to {where}; use COGVIS_DATA_DIR={args.out}"
+        f"wrote {sum(counts.values())} items ({preset}, seed {args.seed}) to {written}; use COGVIS_DATA_DIR={args.out}"
     )
     return 0
 
@@ -379,20 +345,20 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _command(
         sub, "tasks-dir", "print the lmms-eval task folder (for --include_path)",
-        'lmms-eval --include_path "$(cogvis tasks-dir)" --tasks visfactor --model cogvis_oracle',
+        'lmms-eval --include_path "$(cogvis tasks-dir)" --tasks TASKS --model cogvis_oracle   # TASKS: see cogvis list',
     ).set_defaults(run=_tasks_dir)  # fmt: skip
     lst = _command(
         sub,
         "list",
         "list the benchmarks: lmms-eval tasks, evalscope datasets, prompt conditions, presets",
-        "cogvis list minds_eye",
+        "cogvis list BENCHMARK   # BENCHMARK: a name cogvis list shows",
     )
     lst.add_argument("benchmark", nargs="?", choices=_benchmark_names(), help="show one benchmark's subtests in detail")
     lst.set_defaults(run=_list)
     syn = _command(
         sub, "write-synthetic", "write small synthetic sets in the released layouts, to try every task offline",
         "cogvis write-synthetic --out data && COGVIS_DATA_DIR=data LMMS_EVAL_PLUGINS=cogvis_tasks lmms-eval "
-        "--model cogvis_oracle --tasks minds_eye --output_path out",
+        "--model cogvis_oracle --tasks TASKS --output_path out",
     )  # fmt: skip
     syn.add_argument("--out", required=True, metavar="DIR", help="data root (use it as COGVIS_DATA_DIR)")
     syn.add_argument(
@@ -416,60 +382,42 @@ def build_parser() -> argparse.ArgumentParser:
     syn.set_defaults(run=_write_synthetic)
     gen = _command(
         sub, "generate", "write generated items in the released layout (use the folder as COGVIS_DATA_DIR)",
-        "cogvis generate minds_eye --subtests MT,PF --difficulty hard --n 50 --out data",
+        "cogvis generate BENCHMARK --difficulty hard --n 50 --out data   # BENCHMARK: one with a generated set",
     )  # fmt: skip
     gen.add_argument(
         "benchmark",
         nargs="?",
-        default="visfactor",
-        choices=("visfactor", "minds_eye"),
-        help="which generators (default visfactor)",
-    )
-    gen.add_argument(
-        "--subtests", help="comma-separated subtest (visfactor) or task (minds_eye) ids (default: all generated)"
-    )
-    gen.add_argument(
-        "--difficulty",
-        choices=("easy", "normal", "medium", "hard", "mixed"),
-        help="visfactor: easy|normal|hard (default normal); "
-        "minds_eye: easy|medium|hard|mixed (default mixed: item i uses preset i mod 3)",
-    )
-    gen.add_argument(
-        "--n",
-        type=_positive,
         default=None,
-        help="items per subtest/task (default: visfactor the official counts, minds_eye 100)",
+        help="the released benchmark whose generators to run (default: the first with a generated set, "
+        "in cogvis list order)",
+    )
+    gen.add_argument("--subtests", help="comma-separated subtest ids (default: every subtest of the generated set)")
+    gen.add_argument(
+        "--difficulty", help="a preset of the generated set (cogvis list shows them; default: the set's default)"
+    )
+    gen.add_argument(
+        "--n", type=_positive, default=None, help="items per subtest (default: each generator's default count)"
     )
     gen.add_argument("--seed", type=int, default=1234, help="the same seed gives byte-identical items (default 1234)")
-    gen.add_argument(
-        "--out", required=True, metavar="DIR", help="data root to write under (DIR/visfactor or DIR/minds_eye)"
-    )
-    gen.add_argument("--format", choices=("parquet", "tsv"), help="visfactor only (default parquet)")
+    gen.add_argument("--out", required=True, metavar="DIR", help="data root to write under (DIR/BENCHMARK)")
+    gen.add_argument("--format", help="file format, where a benchmark writes several (default: its first)")
     gen.add_argument("--quiet", action="store_true", help="no progress bar")
     gen.add_argument(
         "--workers",
         type=_positive,
         default=None,
-        help="minds_eye: processes, one task at a time each (default: CPU count)",
+        help="processes, one subtest at a time each, where subtests are written apart (default: CPU count)",
     )
     gen.set_defaults(run=_generate)
     demo = _command(
         sub, "demo", "offline demo: a generated set through lmms-eval with both baseline models, then the report",
-        "cogvis demo --benchmark minds_eye --n 5 --out demo_me",
+        "cogvis demo --benchmark BENCHMARK --n 5 --out demo   # BENCHMARK: one with a generated set",
     )  # fmt: skip
+    demo.add_argument("--benchmark", help="whose generated set (default: the first with one, in cogvis list order)")
     demo.add_argument(
-        "--benchmark", choices=("visfactor", "minds_eye"), default="visfactor", help="generated set (default visfactor)"
+        "--difficulty", help="a preset of the generated set (cogvis list shows them; default: the set's default)"
     )
-    demo.add_argument(
-        "--difficulty", choices=("easy", "normal", "medium", "hard", "mixed"),
-        help="preset: visfactor easy|normal|hard (default normal); minds_eye easy|medium|hard|mixed (default mixed)",
-    )  # fmt: skip
-    demo.add_argument(
-        "--n",
-        type=_positive,
-        default=None,
-        help="items per subtest (default: visfactor the official counts, 482 in all; minds_eye 10)",
-    )
+    demo.add_argument("--n", type=_positive, default=None, help="items per subtest (default: the set's demo size)")
     demo.add_argument(
         "--seed", type=int, default=1234, help="generation, random-baseline and bootstrap seed (default 1234)"
     )
@@ -508,15 +456,14 @@ def build_parser() -> argparse.ArgumentParser:
     rep.set_defaults(run=_report)
     aud = _command(
         sub, "audit", "shortcut audit: can cheap pickers on surface features find the answers? (needs the audit extra)",
-        "cogvis audit minds_eye --subtests MT --difficulty hard --n 100 --out audit.html",
+        "cogvis audit BENCHMARK --difficulty hard --n 100 --out audit.html   # BENCHMARK: one with an audit module",
     )  # fmt: skip
     aud.add_argument(
         "benchmark",
-        choices=("minds_eye", "visfactor"),
-        help="which generated (or, with --data/--released, released) sets",
+        help="whose generated (or, with --data/--released, released) sets: a benchmark with an audit module",
     )
     aud.add_argument("--subtests", help="comma-separated task/subtest ids (default: all)")
-    aud.add_argument("--difficulty", help="preset(s), comma-separated (default: all three); minds_eye also 'mixed'")
+    aud.add_argument("--difficulty", help="preset(s), comma-separated (default: the benchmark's audited presets)")
     aud.add_argument("--n", type=_positive, default=300, help="generated items per set (default 300)")
     aud.add_argument("--seed", type=int, default=1234, help="generation and cross-validation seed (default 1234)")
     aud.add_argument(

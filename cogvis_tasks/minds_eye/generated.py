@@ -32,7 +32,11 @@ from .tasks import BY_ID
 INFO = generated_info()
 
 NAME = "minds_eye_gen"
-VARIANTS = PRESETS  # the name cli.py still reads
+#: ``cogvis generate`` and ``cogvis demo`` (:class:`cogvis_tasks.core.contract.GeneratedSet`).
+RELEASE_FORMATS: tuple[str, ...] = ()  # one layout: annotations.json + 1024x1024 PNGs per task folder
+RELEASE_BY_SUBTEST = True  # one folder per task
+DEMO_ITEMS = 10
+NEEDS: tuple[str, ...] = ()
 
 score = released.score
 build_report = released.build_report
@@ -100,24 +104,24 @@ def samples(
 def write_release(
     out: str | os.PathLike[str],
     tasks: Iterable[str],
-    variant: str,
+    preset: str,
     seed: int,
     n: int | None = None,
     on_item: Callable[[GeneratedItem], None] | None = None,
-) -> dict[str, int]:
-    """Write ``<out>/minds_eye/<task folder>/annotations.json`` and the PNGs; returns items per task.
+) -> Path:
+    """Write ``<out>/minds_eye/<task folder>/annotations.json`` and the PNGs; returns ``<out>/minds_eye``.
 
     PNGs and annotation entries are written as items are made, so nothing accumulates; the folder then loads
     as released data (``COGVIS_DATA_DIR=<out>``).
     """
-    counts = {}
+    root = Path(out) / info.NAME
     for task in tasks:
-        folder = Path(out) / "minds_eye" / BY_ID[task].folder
+        folder = root / BY_ID[task].folder
         folder.mkdir(parents=True, exist_ok=True)
         count = 0
         with open(folder / data.ANNOTATIONS, "w", encoding="utf-8") as fh:  # one JSON object, streamed entry by entry
             fh.write("{")
-            for item in items(task, variant, seed, n):
+            for item in items(task, preset, seed, n):
                 (folder / item.key).write_bytes(item.image)
                 fh.write(
                     ("," if count else "") + f"\n {json.dumps(item.key)}: {json.dumps(item.record, sort_keys=True)}"
@@ -126,5 +130,4 @@ def write_release(
                 if on_item is not None:
                     on_item(item)
             fh.write("\n}\n")
-        counts[task] = count
-    return counts
+    return root
