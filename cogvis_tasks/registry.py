@@ -59,6 +59,19 @@ def builtin(name: str) -> bool:
 
 
 @functools.cache
+def command_modules() -> tuple[str, ...]:
+    """The ``commands`` modules beside the registered benchmark modules, in registry order: the parts of CLI
+    commands a benchmark provides (``add_agreement``: its part of ``cogvis agreement``). Found without importing
+    the benchmarks (only their packages), so building the CLI stays cheap."""
+    out: list[str] = []
+    for path in modules().values():
+        candidate = f"{path.rpartition('.')[0]}.commands"
+        if candidate not in out and "." in path and importlib.util.find_spec(candidate) is not None:
+            out.append(candidate)
+    return tuple(out)
+
+
+@functools.cache
 def _load(name: str) -> tuple[ModuleType, Info]:
     """The benchmark module and its record, checked against the contract on first use."""
     try:
