@@ -90,7 +90,7 @@ def run(p: Plan, say: Callable[[str], None]) -> tuple[list[str], Path]:
     module = registry.benchmark(p.registry_name)
     size = "default size" if p.n is None else f"{p.n} per task"
     stage(1, f"generating {p.task} ({p.difficulty}, {size}, seed {p.seed}) for the chance levels")
-    samples = module.samples(variant=p.difficulty, seed=p.seed, n=p.n)
+    samples = module.samples(preset=p.difficulty, seed=p.seed, n=p.n)
     item_chance: dict[tuple[str, str], float] = defaultdict(lambda: 1.0)
     for s in samples:
         item_chance[(s.subtest, s.item)] *= module.chance(s)  # an item is right only when all its rows are

@@ -112,7 +112,7 @@ class LmmsTaskSet:
 
     prefix: str  # group name; tasks are ``<prefix>_<subtest suffix>``
     label: str  # group alias
-    condition: str  # the loader's ``variant``: a prompt condition or a preset
+    condition: str  # the set's selector (:func:`selector`): a prompt condition, or a generated set's preset
     max_new_tokens: int
     template: str = ""  # shared template file (default ``_<prefix>_template_yaml``)
     extractor: str | None = None
@@ -135,7 +135,7 @@ class EvalscopeSet:
     pretty_name: str
     description: str
     dataset_id: str  # the hub id, or a placeholder for local-only / generated data
-    condition: str | None = None  # the loader's ``variant`` (None: its default)
+    condition: str | None = None  # the set's selector (:func:`selector`; None: the loader's default)
     primary: tuple[str, Mapping[str, str]] = ("macro_mean", frozen({"scope": "subtests"}))
     loader_kwargs: Mapping[str, Any] = field(default_factory=frozen)  # fixed further arguments of ``samples``
     loader_params: Mapping[str, str] = field(default_factory=frozen)  # extra_params name -> ``samples`` argument
@@ -219,8 +219,8 @@ class Report(Protocol):
 class Benchmark(Protocol):
     """The module surface of a benchmark.
 
-    ``samples(variant=...)`` takes the set's selector: a prompt condition (``Info.conditions``) or, for a
-    generated set, a preset (``Info.presets``); ``score`` takes ``ask`` (prompt -> judge reply) where the
+    ``samples(condition=...)`` takes a prompt condition (``Info.conditions``), a generated set's
+    ``samples(preset=...)`` a preset (``Info.presets``; :func:`selector` picks the keyword); ``score`` takes ``ask`` (prompt -> judge reply) where the
     benchmark uses a judge (``Info.judge``). Optional: ``pooled_extras(rows)`` (summary rows over all repeats
     at once) and ``write_synthetic(out_dir: Path, items: int, seed: int, **options) -> list[Path]`` (a small
     synthetic release for smoke tests, in ``<benchmark>/synthetic.py``; ``options`` are those of ``fmt``
@@ -231,7 +231,7 @@ class Benchmark(Protocol):
     INFO: Info
 
     def samples(
-        self, subtests: Iterable[str] | None = None, variant: str | None = None, local_path: Any = None
+        self, subtests: Iterable[str] | None = None, condition: str | None = None, local_path: Any = None
     ) -> list[Sample]: ...
 
     def score(
@@ -263,7 +263,7 @@ class GeneratedSet(Protocol):
     def samples(
         self,
         subtests: Iterable[str] | None = None,
-        variant: str | None = None,
+        preset: str | None = None,
         local_path: Any = None,
         seed: int | None = None,
         n: int | None = None,
@@ -285,6 +285,12 @@ class GeneratedSet(Protocol):
 
 REQUIRED = ("samples", "score", "oracle_response", "random_response", "chance", "item_chance", "build_report")
 OPTIONAL = ("pooled_extras", "write_synthetic")
+
+
+def selector(info: Info, value: str | None) -> dict[str, str | None]:
+    """The ``samples`` keyword of a task set's selector value: ``preset`` for a generated set (a record with
+    presets), else ``condition``."""
+    return {"preset" if info.presets else "condition": value}
 
 
 class ContractError(ValueError):

@@ -30,7 +30,7 @@ from evalscope.api.model import GenerateConfig, get_model
 from ..core import controls, judging
 from ..core import images as imgs
 from ..core.aggregate import GroupScore, RowResult, mean_over_repeats, subtest_scores
-from ..core.contract import EvalscopeSet
+from ..core.contract import EvalscopeSet, selector
 from ..core.identity import record_digest
 from ..core.sample import Sample, record_metadata
 from ..core.scoring import score_row
@@ -83,9 +83,9 @@ class CogvisAdapter(VisionLanguageAdapter):
         return self._registered.benchmark
 
     @property
-    def variant(self) -> str | None:
-        """The loader's ``variant``: a prompt condition, or a generated set's preset."""
-        return self._registered.spec.condition
+    def selector(self) -> dict[str, str | None]:
+        """The set's ``samples`` keyword: its prompt condition, or a generated set's preset."""
+        return selector(info(self.benchmark_name), self._registered.spec.condition)
 
     @property
     def hub_id(self) -> str:
@@ -101,7 +101,7 @@ class CogvisAdapter(VisionLanguageAdapter):
         bench = benchmark(self.benchmark_name)
         wanted = list(self.subset_list)
         samples = bench.samples(
-            subtests=wanted, variant=self.variant, local_path=self._local_path(), **self._sample_kwargs()
+            subtests=wanted, local_path=self._local_path(), **self.selector, **self._sample_kwargs()
         )
         samples = controls.mark(samples, (self.extra_params or {}).get("control"))
         record_map: dict[str, list[dict[str, Any]]] = {s: [] for s in wanted}

@@ -30,6 +30,7 @@ from .. import registry
 from ..core import controls, judging
 from ..core.aggregate import GroupScore, RowResult, scores_by, subtest_scores
 from ..core.choices import distractor_analysis
+from ..core.contract import selector
 from ..core.errors import DataError
 from ..core.sample import record_metadata
 from ..core.scoring import score_row
@@ -64,7 +65,9 @@ def process_docs(manifest: datasets.Dataset) -> datasets.Dataset:
     condition = (
         {"condition": spec["condition"]} if spec.get("condition") else {}
     )  # a prompt condition of a generated set
-    samples = controls.mark(bench.samples(subtests=subtests, variant=spec["variant"], **condition), spec.get("control"))
+    # The manifest key "variant" holds the set's selector: a prompt condition, or a generated set's preset.
+    chosen = selector(registry.info(spec["benchmark"]), spec["variant"])
+    samples = controls.mark(bench.samples(subtests=subtests, **chosen, **condition), spec.get("control"))
     if spec.get("extractor"):  # e.g. "llm": the answer letter is read by the judge (see process_results)
         samples = [dataclasses.replace(s, metadata={**s.metadata, "extractor": spec["extractor"]}) for s in samples]
     records = [s.to_record() for s in samples]

@@ -1,10 +1,10 @@
 """Generated Mind's Eye sets as a benchmark: same prompts, letter reader, scoring and reports as Mind's Eye.
 
-``samples(tasks, variant=...)`` makes items in memory (seed and count from
+``samples(tasks, preset=...)`` makes items in memory (seed and count from
 ``COGVIS_GEN_SEED`` / ``COGVIS_GEN_ITEMS`` unless given) and reads their records
 through the release reader (:func:`data.parse_record`), so generated and released
-items are one code path from there on. ``variant`` is a preset (``easy``,
-``medium``, ``hard``) or ``mixed``: item ``i`` of a task then uses preset
+items are one code path from there on. ``preset`` is ``easy``,
+``medium``, ``hard`` or ``mixed``: item ``i`` of a task then uses preset
 ``i mod 3``, so any count covers the three levels evenly and the difficulty table
 of the report compares them on one run. ``condition`` is a prompt condition of
 :mod:`.prompt` (default: the released prompts), applied to the generated records'
@@ -78,7 +78,7 @@ def record_of(item: GeneratedItem, source: str) -> data.Record:
 
 def samples(
     subtests: Iterable[str] | None = None,
-    variant: str = MIXED,
+    preset: str = MIXED,
     local_path: str | os.PathLike[str] | None = None,
     seed: int | None = None,
     n: int | None = None,
@@ -86,16 +86,16 @@ def samples(
 ) -> list[Sample]:
     """Samples of generated items for the given tasks (all eight by default), under one prompt condition."""
     del local_path  # generated in memory
-    if variant not in PRESETS:
-        raise ValueError(f"unknown variant {variant!r}: the preset, one of {PRESETS}")
+    if preset not in PRESETS:
+        raise ValueError(f"unknown preset {preset!r}; expected one of {PRESETS}")
     if condition not in prompt.CONDITIONS:
         raise ValueError(f"unknown Mind's Eye prompt condition {condition!r}; expected one of {prompt.CONDITIONS}")
     seed, n = settings(seed, n)
     wanted = GENERATED_TASKS if subtests is None else tuple(s.upper() for s in subtests)
     out = []
     for task in wanted:
-        source = f"generated:{task}:{variant}:seed={seed}"
-        for item in items(task, variant, seed, n):
+        source = f"generated:{task}:{preset}:seed={seed}"
+        for item in items(task, preset, seed, n):
             sample = released.sample_from_record(record_of(item, source), condition, benchmark=NAME)
             out.append(dataclasses.replace(sample, metadata={**sample.metadata, "seed": seed}))
     return out

@@ -1,6 +1,6 @@
 """Generated VisFactor sets as a benchmark: same prompts, scoring and reports as VisFactor.
 
-``samples(subtests, variant=<preset>)`` generates items in memory (seed and item count
+``samples(subtests, preset=...)`` generates items in memory (seed and item count
 from ``COGVIS_GEN_SEED`` / ``COGVIS_GEN_ITEMS`` unless given), turns their rows into the
 released schema and then into samples exactly as released rows are, so everything
 downstream (prompts, CoT rewrite, scoring, item credit, reports, baselines) is shared.
@@ -53,22 +53,22 @@ def items(subtest: str, difficulty: str, seed: int, n: int | None = None) -> Ite
 
 def samples(
     subtests: Iterable[str] | None = None,
-    variant: str = "normal",
+    preset: str = "normal",
     local_path: str | os.PathLike[str] | None = None,
     seed: int | None = None,
     n: int | None = None,
 ) -> list[Sample]:
-    """Samples of generated items (``variant`` is the difficulty preset)."""
+    """Samples of generated items at one difficulty preset."""
     del local_path  # generated in memory
     seed, n = settings(seed, n)
     out = []
     for subtest in subtests if subtests is not None else GENERATED_SUBTESTS:
         row_index = 0
-        for item in items(subtest, variant, seed, n):
+        for item in items(subtest, preset, seed, n):
             meta = item.metadata
             for k, row in enumerate(item.rows):
                 released_row = Row(
-                    index=f"gen-{variant}-{seed}-{subtest}-{item.index}-{k}",
+                    index=f"gen-{preset}-{seed}-{subtest}-{item.index}-{k}",
                     category_id=subtest,
                     category_name=released.BY_ID[subtest].name,
                     eval_index=item.index,
@@ -76,12 +76,12 @@ def samples(
                     question=row.question,
                     answer=row.answer,
                     additional=row.additional,
-                    source=f"generated:{subtest}:{variant}:seed={seed}",
+                    source=f"generated:{subtest}:{preset}:seed={seed}",
                     row=row_index,
                 )
                 row_index += 1
                 sample = released.sample_from_row(released_row, "direct")
-                extra = {"difficulty": variant, "seed": seed}
+                extra = {"difficulty": preset, "seed": seed}
                 if "answer_space" in meta:
                     extra["answer_space"] = meta["answer_space"]
                 out.append(Sample(**{**sample.__dict__, "benchmark": NAME, "metadata": {**sample.metadata, **extra}}))
