@@ -28,7 +28,7 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
 
 
-def _positive(text: str) -> int:
+def positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -77,6 +77,7 @@ def _hook_warning() -> str | None:
 
 def _write_synthetic(args: argparse.Namespace) -> int:
     import importlib
+    import inspect
 
     from . import registry
 
@@ -87,101 +88,66 @@ def _write_synthetic(args: argparse.Namespace) -> int:
         raise UsageError(f"cogvis write-synthetic: --benchmark {unknown[0]!r}: choose from {', '.join(writable)}")
     out = Path(args.out)
     for name in dict.fromkeys(args.benchmark or writable):
-        module = importlib.import_module(registry.synthetic_writer(name).__module__)
-        if name == "visfactor":
-            items = None if args.released_size else args.items or module.DEFAULT_ITEMS
-            paths = module.write_synthetic(out, items, args.seed, fmt=args.format)
-        else:
-            paths = module.write_synthetic(out, args.items or module.DEFAULT_ITEMS, args.seed)
+        writer = registry.synthetic_writer(name)
+        module = importlib.import_module(writer.__module__)
+        # The options a writer takes (by its parameters): fmt (--format), released_size (--released-size).
+        offered = {"fmt": args.format, "released_size": args.released_size}
+        options = {k: v for k, v in offered.items() if k in inspect.signature(writer).parameters}
+        paths = writer(out, args.items or module.DEFAULT_ITEMS, args.seed, **options)
         print(f"{name}: wrote {len(paths)} data file{'s' * (len(paths) > 1)} under {out / name}")
     print(f"use COGVIS_DATA_DIR={out}")
     return 0
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
-    from .visfactor import generated
-    from .visfactor.files import write_parquet, write_tsv
-    from .visfactor.generators.base import official_rows
-
-    if args.benchmark == "minds_eye":
-        return _generate_minds_eye(args)
-    args.difficulty = args.difficulty or "normal"
-    if args.difficulty not in generated.VARIANTS:
-        raise UsageError(f"cogvis generate visfactor: --difficulty must be one of {', '.join(generated.VARIANTS)}")
-    subtests = _ids(args.subtests) or list(generated.GENERATED_SUBTESTS)
-    unknown = [s for s in subtests if s not in generated.GENERATED_SUBTESTS]
-    if unknown:
-        raise UsageError(
-            f"cogvis generate visfactor: no generator for {', '.join(map(repr, unknown))}; "
-            f"choose from {', '.join(generated.GENERATED_SUBTESTS)}"
-        )
-    counts = {s: args.n if args.n is not None else generated.generator(s).DEFAULT_ITEMS for s in subtests}
-    progress = tqdm(total=sum(counts.values()), unit="item", desc="generating", disable=args.quiet)
-
-    def rows():
-        index = 0
-        for subtest in subtests:
-            for item in generated.items(subtest, args.difficulty, args.seed, counts[subtest]):
-                for row in official_rows(item, index, item.index):
-                    yield row
-                    index += 1
-                progress.update(1)
-
-    out = Path(args.out) / "visfactor"
-    fmt = args.format or "parquet"
-    path = (
-        write_tsv(rows(), out / "VisFactor.tsv")
-        if fmt == "tsv"
-        else write_parquet(rows(), out / "test.parquet", batch_rows=64)
-    )
-    progress.close()
-    print(
-        f"wrote {sum(counts.values())} items ({args.difficulty}, seed {args.seed}) to {path}; "
-        f"use COGVIS_DATA_DIR={args.out}"
-    )
-    return 0
-
-
-def _generate_minds_eye(args: argparse.Namespace) -> int:
-    """Mind's Eye items in the released layout (annotations.json + 1024x1024 PNGs per task folder)."""
+    """A generated set's items in its released layout (the set's ``write_release``), streamed to disk."""
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     from tqdm import tqdm
 
-    from .minds_eye import generated
+    from . import registry
 
-    variant = args.difficulty or generated.MIXED
-    if variant not in generated.VARIANTS:
-        raise UsageError(f"cogvis generate minds_eye: --difficulty must be one of {', '.join(generated.VARIANTS)}")
-    if args.format is not None:
-        raise UsageError(
-            "cogvis generate minds_eye: --format does not apply (the release layout is annotations.json + PNGs)"
-        )
-    tasks = _ids(args.subtests) or list(generated.GENERATED_TASKS)
-    unknown = [t for t in tasks if t not in generated.GENERATED_TASKS]
+    # Checked here, not as argparse choices: deriving them loads every record, which other commands do not need.
+    sets = registry.generated_sets()
+    family = args.benchmark or next(iter(sets))
+    if family not in sets:
+        raise UsageError(f"cogvis generate: invalid choice: {family!r} (choose from {', '.join(sets)})")
+    where = f"cogvis generate {family}"
+    info, module = registry.info(sets[family]), registry.benchmark(sets[family])
+    preset = args.difficulty or info.default_condition
+    if preset not in info.presets:
+        raise UsageError(f"{where}: --difficulty must be one of {', '.join(info.presets)}")
+    formats = module.RELEASE_FORMATS
+    if args.format is not None and args.format not in formats:
+        if not formats:
+            raise UsageError(f"{where}: --format does not apply (it writes one release layout)")
+        raise UsageError(f"{where}: --format must be one of {', '.join(formats)}")
+    available = [s.id for s in info.subtests]
+    subtests = _ids(args.subtests) or available
+    unknown = [s for s in subtests if s not in available]
     if unknown:
         raise UsageError(
-            f"cogvis generate minds_eye: no task {', '.join(map(repr, unknown))}; "
-            f"choose from {', '.join(generated.GENERATED_TASKS)}"
+            f"{where}: no generator for {', '.join(map(repr, unknown))}; choose from {', '.join(available)}"
         )
-    counts = {t: args.n if args.n is not None else generated.generator(t).DEFAULT_ITEMS for t in tasks}
-    workers = max(1, min(args.workers or os.cpu_count() or 1, len(tasks)))
+    counts = {s: args.n if args.n is not None else module.generator(s).DEFAULT_ITEMS for s in subtests}
+    options = {"fmt": args.format or formats[0]} if formats else {}
+    workers = max(1, min(args.workers or os.cpu_count() or 1, len(subtests))) if module.RELEASE_BY_SUBTEST else 1
     with tqdm(total=sum(counts.values()), unit="item", desc="generating", disable=args.quiet) as progress:
         if workers == 1:
-            generated.write_release(args.out, tasks, variant, args.seed, args.n, lambda _: progress.update(1))
-        else:  # one process per task folder: items are pure functions of (seed, task, index), so the output is the same
+            written = module.write_release(
+                args.out, subtests, preset, args.seed, args.n, lambda _: progress.update(1), **options
+            )
+        else:  # one process per subtest: items are pure functions of (seed, subtest, index), so the output is the same
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 jobs = {
-                    pool.submit(generated.write_release, args.out, [t], variant, args.seed, counts[t]): t for t in tasks
+                    pool.submit(module.write_release, args.out, [s], preset, args.seed, counts[s], **options): s
+                    for s in subtests
                 }
                 for job in as_completed(jobs):
-                    job.result()
+                    written = job.result()
                     progress.update(counts[jobs[job]])
-    where = Path(args.out) / "minds_eye"
     print(
-        f"wrote {sum(counts.values())} items ({variant}, seed {args.seed}) to {where}; use COGVIS_DATA_DIR={args.out}"
+        f"wrote {sum(counts.values())} items ({preset}, seed {args.seed}) to {written}; use COGVIS_DATA_DIR={args.out}"
     )
     return 0
 
@@ -203,7 +169,7 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _judge_client(args: argparse.Namespace, max_tokens: int):
+def judge_client(args: argparse.Namespace, max_tokens: int):
     """A prompt -> reply call to an OpenAI-compatible judge (temperature 0)."""
     from openai import OpenAI
 
@@ -219,104 +185,6 @@ def _judge_client(args: argparse.Namespace, max_tokens: int):
         return reply.choices[0].message.content or ""
 
     return ask
-
-
-def _pct(value: float) -> str:
-    return "n/a" if value != value else f"{100 * value:.1f}"
-
-
-def _interval(ci: tuple[float, float] | None, scale: float = 1.0, digits: int = 3) -> str:
-    return "n/a" if ci is None else f"[{scale * ci[0]:.{digits}f}, {scale * ci[1]:.{digits}f}]"
-
-
-def _mme_cc_agreement(args: argparse.Namespace) -> int:
-    """MME-CC verdicts: export a labelling sample, score a labelled one, or ask a judge on the rule-settled rows."""
-    from .core.errors import DataError
-    from .mme_cc import agreement as agr
-
-    try:
-        run = agr.select_run(args.run_dirs, args.evaluation, args.model)
-        found = agr.run_verdicts(run)
-        left_out = ", ".join(f"{n} {why}" for why, n in sorted(found.without_verdict.items())) or "none"
-        print(
-            f"{run.evaluation} of {run.model!r} ({run.harness}): {len(found.verdicts)} questions with a verdict; "
-            f"left out: {left_out}"
-        )
-        if args.action == "rule-check":
-            check = agr.judge_vs_rule(found.verdicts.values(), _judge_client(args, args.max_tokens), args.concurrency)
-            print(f"rule-settled rows: {check.rows}, judged: {check.judged}, judge errors: {len(check.errors)}")
-            print(f"judge agrees with the rule on {check.agree}/{check.judged} ({_pct(check.rate)}%)")
-            for dim, (agree, n) in check.by_dimension.items():
-                print(f"  {dim}: {agree}/{n} ({_pct(agree / n)}%)")
-            for v, got in check.disagreements[: args.show]:
-                print(f"- {v.id}: rule {v.verdict}, judge {got}: ...{v.answer[-120:]!r}")
-            for qid, error in check.errors[: args.show]:
-                print(f"- {qid}: judge error {error}")
-            return 0
-        sample = agr.draw_sample(found.verdicts.values(), args.per_dimension, args.seed)
-        if args.action == "export":
-            path = agr.write_sample(sample, args.out, blind=args.blind)
-            per_dim = ", ".join(f"{d} {sum(v.dimension == d for v in sample)}" for d in agr.DIMENSION_ORDER)
-            print(
-                f"wrote {len(sample)} questions ({per_dim}; seed {args.seed}) to {path}; "
-                "fill 'label' with 1 (right) or 0 (wrong)"
-            )
-            return 0
-        labels = agr.read_labels(args.labels, sample, found.verdicts)
-        result = agr.human_agreement(sample, labels, args.bootstrap, args.seed)
-    except (ValueError, OSError) as exc:  # DataError, unreadable result files, no or several runs
-        prefix = "" if isinstance(exc, DataError) else f"cogvis agreement {args.action}: "
-        raise UsageError(f"{prefix}{exc}") from None
-    print(f"human labels vs verdicts ({args.bootstrap} bootstrap resamples, seed {args.seed}):")
-    print(f"{'group':<14}{'n':>4}{'agreement %':>13}{'95% CI':>16}{'kappa':>8}{'95% CI':>18}")
-    for c in result.cells:
-        kappa = "n/a" if c.kappa != c.kappa else f"{c.kappa:.3f}"
-        print(
-            f"{c.group:<14}{c.n:>4}{_pct(c.agreement):>13}{_interval(c.agreement_ci, 100, 1):>16}"
-            f"{kappa:>8}{_interval(c.kappa_ci):>18}"
-        )
-    for v, label in result.disagreements[: args.show]:
-        print(f"- {v.id} ({v.settled}): verdict {v.verdict}, label {label}")
-    return 0
-
-
-def _agreement(args: argparse.Namespace) -> int:
-    if args.action is not None:
-        return _mme_cc_agreement(args)
-    import json
-
-    if not args.judge_url or not args.judge_model:
-        raise UsageError("cogvis agreement (Mind's Eye letters): --judge-url and --judge-model are required")
-
-    from .minds_eye.corpus import build_corpus
-    from .minds_eye.judge import agreement
-
-    if args.answers:
-        with open(args.answers, encoding="utf-8") as fh:
-            entries = [json.loads(line) for line in fh if line.strip()]
-    else:
-        entries = build_corpus(args.n, seed=args.seed)
-    if not entries:
-        raise UsageError(f"cogvis agreement: {args.answers} holds no answers")
-    ask = _judge_client(args, 8)
-    result = agreement(((e["text"], e.get("letters", "ABCD"), e.get("intended")) for e in entries), ask)
-    print(f"answers: {result.total}, judged: {result.judged}, judge errors: {result.judge_errors}")
-    if not result.judged:
-        print(
-            f"cogvis agreement: no agreement measured: the judge settled none of the {result.total} answers "
-            f"(check --judge-url {args.judge_url} and --judge-model {args.judge_model})",
-            file=sys.stderr,
-        )
-        return 1
-    print(f"rule reader vs judge agreement: {result.rate:.4f} ({result.rule_judge}/{result.judged})")
-    if result.labelled:
-        print(
-            f"rule reader vs intended: {result.rule_intended / result.labelled:.4f}; "
-            f"judge vs intended: {result.judge_intended / result.labelled:.4f} (over {result.labelled} labelled)"
-        )
-    for rule, judged, tail in result.disagreements[: args.show]:
-        print(f"- rule {rule!r} vs judge {judged!r}: ...{tail!r}")
-    return 0
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -360,7 +228,7 @@ def _audit(args: argparse.Namespace) -> int:
     return 1 if args.fail_on_leak and any(r.leak for r in results) else 0
 
 
-def _command(sub: argparse._SubParsersAction, name: str, help: str, example: str) -> argparse.ArgumentParser:
+def command(sub: argparse._SubParsersAction, name: str, help: str, example: str) -> argparse.ArgumentParser:
     """A subcommand whose help ends with its example."""
     return sub.add_parser(
         name, help=help, description=help[0].upper() + help.replace("%%", "%")[1:] + ".",
@@ -377,22 +245,22 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    _command(
+    command(
         sub, "tasks-dir", "print the lmms-eval task folder (for --include_path)",
-        'lmms-eval --include_path "$(cogvis tasks-dir)" --tasks visfactor --model cogvis_oracle',
+        'lmms-eval --include_path "$(cogvis tasks-dir)" --tasks TASKS --model cogvis_oracle   # TASKS: see cogvis list',
     ).set_defaults(run=_tasks_dir)  # fmt: skip
-    lst = _command(
+    lst = command(
         sub,
         "list",
         "list the benchmarks: lmms-eval tasks, evalscope datasets, prompt conditions, presets",
-        "cogvis list minds_eye",
+        "cogvis list BENCHMARK   # BENCHMARK: a name cogvis list shows",
     )
     lst.add_argument("benchmark", nargs="?", choices=_benchmark_names(), help="show one benchmark's subtests in detail")
     lst.set_defaults(run=_list)
-    syn = _command(
+    syn = command(
         sub, "write-synthetic", "write small synthetic sets in the released layouts, to try every task offline",
         "cogvis write-synthetic --out data && COGVIS_DATA_DIR=data LMMS_EVAL_PLUGINS=cogvis_tasks lmms-eval "
-        "--model cogvis_oracle --tasks minds_eye --output_path out",
+        "--model cogvis_oracle --tasks TASKS --output_path out",
     )  # fmt: skip
     syn.add_argument("--out", required=True, metavar="DIR", help="data root (use it as COGVIS_DATA_DIR)")
     syn.add_argument(
@@ -401,7 +269,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="a benchmark to write (repeatable; default: every one with a synthetic set)",
     )
     syn.add_argument(
-        "--items", type=_positive, default=None,
+        "--items", type=positive, default=None,
         help="items per subtest, task or file (default: VisFactor 2, Mind's Eye 4, VisualPuzzles 20 in all, MME-CC 2)",
     )  # fmt: skip
     syn.add_argument(
@@ -414,62 +282,44 @@ def build_parser() -> argparse.ArgumentParser:
         "--format", choices=("parquet", "tsv"), default="parquet", help="VisFactor: the HF mirror's parquet or the TSV"
     )
     syn.set_defaults(run=_write_synthetic)
-    gen = _command(
+    gen = command(
         sub, "generate", "write generated items in the released layout (use the folder as COGVIS_DATA_DIR)",
-        "cogvis generate minds_eye --subtests MT,PF --difficulty hard --n 50 --out data",
+        "cogvis generate BENCHMARK --difficulty hard --n 50 --out data   # BENCHMARK: one with a generated set",
     )  # fmt: skip
     gen.add_argument(
         "benchmark",
         nargs="?",
-        default="visfactor",
-        choices=("visfactor", "minds_eye"),
-        help="which generators (default visfactor)",
-    )
-    gen.add_argument(
-        "--subtests", help="comma-separated subtest (visfactor) or task (minds_eye) ids (default: all generated)"
-    )
-    gen.add_argument(
-        "--difficulty",
-        choices=("easy", "normal", "medium", "hard", "mixed"),
-        help="visfactor: easy|normal|hard (default normal); "
-        "minds_eye: easy|medium|hard|mixed (default mixed: item i uses preset i mod 3)",
-    )
-    gen.add_argument(
-        "--n",
-        type=_positive,
         default=None,
-        help="items per subtest/task (default: visfactor the official counts, minds_eye 100)",
+        help="the released benchmark whose generators to run (default: the first with a generated set, "
+        "in cogvis list order)",
+    )
+    gen.add_argument("--subtests", help="comma-separated subtest ids (default: every subtest of the generated set)")
+    gen.add_argument(
+        "--difficulty", help="a preset of the generated set (cogvis list shows them; default: the set's default)"
+    )
+    gen.add_argument(
+        "--n", type=positive, default=None, help="items per subtest (default: each generator's default count)"
     )
     gen.add_argument("--seed", type=int, default=1234, help="the same seed gives byte-identical items (default 1234)")
-    gen.add_argument(
-        "--out", required=True, metavar="DIR", help="data root to write under (DIR/visfactor or DIR/minds_eye)"
-    )
-    gen.add_argument("--format", choices=("parquet", "tsv"), help="visfactor only (default parquet)")
+    gen.add_argument("--out", required=True, metavar="DIR", help="data root to write under (DIR/BENCHMARK)")
+    gen.add_argument("--format", help="file format, where a benchmark writes several (default: its first)")
     gen.add_argument("--quiet", action="store_true", help="no progress bar")
     gen.add_argument(
         "--workers",
-        type=_positive,
+        type=positive,
         default=None,
-        help="minds_eye: processes, one task at a time each (default: CPU count)",
+        help="processes, one subtest at a time each, where subtests are written apart (default: CPU count)",
     )
     gen.set_defaults(run=_generate)
-    demo = _command(
+    demo = command(
         sub, "demo", "offline demo: a generated set through lmms-eval with both baseline models, then the report",
-        "cogvis demo --benchmark minds_eye --n 5 --out demo_me",
+        "cogvis demo --benchmark BENCHMARK --n 5 --out demo   # BENCHMARK: one with a generated set",
     )  # fmt: skip
+    demo.add_argument("--benchmark", help="whose generated set (default: the first with one, in cogvis list order)")
     demo.add_argument(
-        "--benchmark", choices=("visfactor", "minds_eye"), default="visfactor", help="generated set (default visfactor)"
+        "--difficulty", help="a preset of the generated set (cogvis list shows them; default: the set's default)"
     )
-    demo.add_argument(
-        "--difficulty", choices=("easy", "normal", "medium", "hard", "mixed"),
-        help="preset: visfactor easy|normal|hard (default normal); minds_eye easy|medium|hard|mixed (default mixed)",
-    )  # fmt: skip
-    demo.add_argument(
-        "--n",
-        type=_positive,
-        default=None,
-        help="items per subtest (default: visfactor the official counts, 482 in all; minds_eye 10)",
-    )
+    demo.add_argument("--n", type=positive, default=None, help="items per subtest (default: the set's demo size)")
     demo.add_argument(
         "--seed", type=int, default=1234, help="generation, random-baseline and bootstrap seed (default 1234)"
     )
@@ -479,7 +329,7 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     demo.set_defaults(run=_demo)
     _agreement_parser(sub)
-    rep = _command(
+    rep = command(
         sub, "report", "scores, 95%% CIs, chance/human levels and figures from lmms-eval/evalscope result files",
         "cogvis report cogvis_demo --out report.html",
     )  # fmt: skip
@@ -494,7 +344,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="report.md (figures in report_files/) or report.html (self-contained); default: markdown to stdout",
     )
     rep.add_argument(
-        "--bootstrap", type=_positive, default=1000, help="bootstrap resamples for the 95%% CIs (default 1000)"
+        "--bootstrap", type=positive, default=1000, help="bootstrap resamples for the 95%% CIs (default 1000)"
     )
     rep.add_argument("--seed", type=int, default=1234, help="bootstrap seed (default 1234)")
     rep.add_argument(
@@ -506,18 +356,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="benchmark,subtest,score: per-subtest human scores, a subject in Cronbach's alpha",
     )
     rep.set_defaults(run=_report)
-    aud = _command(
+    aud = command(
         sub, "audit", "shortcut audit: can cheap pickers on surface features find the answers? (needs the audit extra)",
-        "cogvis audit minds_eye --subtests MT --difficulty hard --n 100 --out audit.html",
+        "cogvis audit BENCHMARK --difficulty hard --n 100 --out audit.html   # BENCHMARK: one with an audit module",
     )  # fmt: skip
     aud.add_argument(
         "benchmark",
-        choices=("minds_eye", "visfactor"),
-        help="which generated (or, with --data/--released, released) sets",
+        help="whose generated (or, with --data/--released, released) sets: a benchmark with an audit module",
     )
     aud.add_argument("--subtests", help="comma-separated task/subtest ids (default: all)")
-    aud.add_argument("--difficulty", help="preset(s), comma-separated (default: all three); minds_eye also 'mixed'")
-    aud.add_argument("--n", type=_positive, default=300, help="generated items per set (default 300)")
+    aud.add_argument("--difficulty", help="preset(s), comma-separated (default: the benchmark's audited presets)")
+    aud.add_argument("--n", type=positive, default=300, help="generated items per set (default 300)")
     aud.add_argument("--seed", type=int, default=1234, help="generation and cross-validation seed (default 1234)")
     aud.add_argument(
         "--data", help="audit a released layout at this path (Mind's Eye folders, VisFactor TSV/parquet) instead"
@@ -541,78 +390,25 @@ def _benchmark_names() -> list[str]:
 
 
 def _agreement_parser(sub: argparse._SubParsersAction) -> None:
-    agr = _command(
-        sub, "agreement",
-        "Mind's Eye: rule letter reader vs an LLM judge; MME-CC (export/score/rule-check): verdicts vs people, "
-        "judge vs rule",
-        "cogvis agreement --judge-url http://localhost:8000/v1 --judge-model MODEL --n 200",
+    """``cogvis agreement``, made of the parts benchmarks provide (``add_agreement`` of a ``commands`` module beside
+    a registered benchmark): options of the command itself (one part may run without an action) or actions."""
+    import importlib
+
+    from .registry import command_modules
+
+    parts = [m for m in map(importlib.import_module, command_modules()) if hasattr(m, "add_agreement")]
+    agr = command(
+        sub, "agreement", "; ".join(m.AGREEMENT_HELP for m in parts) or "no benchmark provides agreement checks",
+        parts[0].AGREEMENT_EXAMPLE if parts else "cogvis agreement --help",
     )  # fmt: skip
-    agr.add_argument("--judge-url", help="OpenAI-compatible base URL, e.g. http://host:8000/v1")
-    agr.add_argument("--judge-model", help="the judge's model name at that URL")
-    agr.add_argument("--api-key", default="EMPTY", help="the judge's API key (default EMPTY)")
-    agr.add_argument("--answers", help="JSONL of {text, letters, intended?}; default: the built-in corpus")
-    agr.add_argument("--n", type=_positive, default=600, help="size of the built-in corpus (default 600)")
-    agr.add_argument("--seed", type=int, default=0, help="built-in corpus seed (default 0)")
-    agr.add_argument("--timeout", type=float, default=60.0, help="seconds per judge call (default 60)")
-    agr.add_argument("--show", type=int, default=10, help="disagreements to print")
-    agr.set_defaults(run=_agreement, action=None)
-    mme = agr.add_subparsers(
-        dest="action", metavar="{export,score,rule-check}", help="MME-CC verdicts (without: Mind's Eye letters)"
-    )
-    for action, text, example in (
-        ("export", "write a labelling CSV: a seeded sample stratified by dimension, with an empty label column",
-         "cogvis agreement export out/ --out labels.csv"),
-        ("score", "read the labelled CSV back: agreement and Cohen's kappa with bootstrap 95%% CIs",
-         "cogvis agreement score out/ --labels labels.csv"),
-        ("rule-check", "ask a judge on every rule-settled row and report its agreement with the rule",
-         "cogvis agreement rule-check out/ --judge-url http://localhost:8000/v1 --judge-model MODEL"),
-    ):  # fmt: skip
-        one = _command(mme, action, text, example)
-        one.add_argument(
-            "run_dirs",
-            nargs="+",
-            metavar="RUN_DIR",
-            help="lmms-eval --output_path (with --log_samples) or evalscope --work-dir",
-        )
-        one.add_argument("--evaluation", help="mme_cc or mme_cc_describe, when the folders hold both")
-        one.add_argument("--model", help="the model's name, when the folders hold several")
-        one.add_argument("--show", type=int, default=10, help="disagreements to print")
-        if action == "rule-check":
-            one.add_argument("--judge-url", required=True, help="OpenAI-compatible base URL, e.g. http://host:8000/v1")
-            one.add_argument("--judge-model", required=True, help="the paper used DeepSeek-V3-0324")
-            one.add_argument("--api-key", default="EMPTY", help="the judge's API key (default EMPTY)")
-            one.add_argument("--timeout", type=float, default=120.0, help="seconds per judge call (default 120)")
-            one.add_argument(
-                "--max-tokens",
-                type=_positive,
-                default=1024,
-                help="judge reply budget (replies reason before the JSON verdict)",
-            )
-            one.add_argument("--concurrency", type=_positive, default=8, help="judge calls in flight")
-        else:
-            one.add_argument(
-                "--per-dimension",
-                type=_positive,
-                default=33,
-                help="questions per dimension (default 33: 99 in all, as the paper)",
-            )
-            one.add_argument(
-                "--seed", type=int, default=1234, help="sampling (and bootstrap) seed; score needs the export's"
-            )
-        if action == "export":
-            one.add_argument("--out", required=True, help="the CSV to write")
-            one.add_argument(
-                "--blind",
-                action="store_true",
-                help="leave out the verdict and who settled it (score reads them from the run)",
-            )
-        if action == "score":
-            one.add_argument(
-                "--labels", required=True, help="the exported CSV with its label column filled (1 right, 0 wrong)"
-            )
-            one.add_argument(
-                "--bootstrap", type=_positive, default=1000, help="bootstrap resamples for the 95%% CIs (default 1000)"
-            )
+    agr.set_defaults(run=_agreement_needs_action, action=None)
+    actions = agr.add_subparsers(dest="action", help="an action of a benchmark's part (without one: the options above)")
+    for part in parts:
+        part.add_agreement(agr, actions)
+
+
+def _agreement_needs_action(_: argparse.Namespace) -> int:
+    raise UsageError("cogvis agreement: name an action (see cogvis agreement --help)")
 
 
 def _missing_module(exc: ModuleNotFoundError) -> str:

@@ -23,15 +23,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from .registry import benchmark
+from . import registry
 
 DEFAULT_OUT = "cogvis_demo"
 MARKER = ".cogvis_demo"  # a folder holding it was written by the demo, so a new run may replace its contents
 MODELS = ("cogvis_random", "cogvis_oracle")
-#: Items per task when --n is not given: VisFactor the official counts (482 items), Mind's Eye 10 per task.
-DEFAULT_N = {"visfactor": None, "minds_eye": 10}
-DIFFICULTIES = {"visfactor": ("easy", "normal", "hard"), "minds_eye": ("mixed", "easy", "medium", "hard")}
-DEFAULT_DIFFICULTY = {"visfactor": "normal", "minds_eye": "mixed"}
 
 
 class DemoError(Exception):
@@ -40,43 +36,41 @@ class DemoError(Exception):
 
 @dataclass(frozen=True)
 class Plan:
-    benchmark: str  # visfactor or minds_eye
-    difficulty: str
+    benchmark: str  # a released benchmark with a generated set
+    difficulty: str  # a preset of that set
     n: int | None
     seed: int
     out: Path
 
     @property
     def registry_name(self) -> str:
-        return f"{self.benchmark}_gen"
+        return registry.generated_sets()[self.benchmark]
 
     @property
     def task(self) -> str:
-        if self.benchmark == "visfactor":
-            return f"visfactor_gen_{self.difficulty}"
-        return "minds_eye_gen" if self.difficulty == "mixed" else f"minds_eye_gen_{self.difficulty}"
+        """The lmms-eval group of the preset (the set's first task set at it: the released prompts)."""
+        return next(t.prefix for t in registry.info(self.registry_name).lmms if t.condition == self.difficulty)
 
 
-def plan(bench: str, difficulty: str | None, n: int | None, seed: int, out: str | None) -> Plan:
-    """Check the options and the output folder before anything runs."""
-    difficulty = difficulty or DEFAULT_DIFFICULTY[bench]
-    if difficulty not in DIFFICULTIES[bench]:
-        raise DemoError(
-            f"--difficulty {difficulty} does not apply to {bench}; choose from {', '.join(DIFFICULTIES[bench])}"
-        )
+def plan(bench: str | None, difficulty: str | None, n: int | None, seed: int, out: str | None) -> Plan:
+    """Check the options and the output folder before anything runs (``bench`` None: the first generated set)."""
+    sets = registry.generated_sets()
+    bench = bench or next(iter(sets))
+    if bench not in sets:
+        raise DemoError(f"--benchmark {bench}: no generated set; choose from {', '.join(sets)}")
+    info, module = registry.info(sets[bench]), registry.benchmark(sets[bench])
+    difficulty = difficulty or info.default_condition
+    if difficulty not in info.presets:
+        raise DemoError(f"--difficulty {difficulty} does not apply to {bench}; choose from {', '.join(info.presets)}")
     folder = Path(out or DEFAULT_OUT)
     if folder.exists() and not folder.is_dir():
         raise DemoError(f"--out {folder} is a file")
     if folder.is_dir() and any(folder.iterdir()) and not (folder / MARKER).exists():
         raise DemoError(f"--out {folder} holds files the demo did not write; name an empty or new folder")
-    missing = [m for m in _needed(bench) if importlib.util.find_spec(m) is None]
+    missing = [m for m in ("lmms_eval", *module.NEEDS) if importlib.util.find_spec(m) is None]
     if missing:
         raise DemoError(f"the demo needs {' and '.join(missing)}: pip install 'cogvis-tasks[lmms-eval]'")
-    return Plan(bench, difficulty, n if n is not None else DEFAULT_N[bench], seed, folder)
-
-
-def _needed(bench: str) -> list[str]:
-    return ["lmms_eval"] + (["wordfreq"] if bench == "visfactor" else [])  # CS2's words
+    return Plan(bench, difficulty, n if n is not None else module.DEMO_ITEMS, seed, folder)
 
 
 def run(p: Plan, say: Callable[[str], None]) -> tuple[list[str], Path]:
@@ -93,10 +87,10 @@ def run(p: Plan, say: Callable[[str], None]) -> tuple[list[str], Path]:
     for old in (*MODELS, "logs", "report.html"):
         target = p.out / old
         shutil.rmtree(target) if target.is_dir() else target.unlink(missing_ok=True)
-    module = benchmark(p.registry_name)
+    module = registry.benchmark(p.registry_name)
     size = "default size" if p.n is None else f"{p.n} per task"
     stage(1, f"generating {p.task} ({p.difficulty}, {size}, seed {p.seed}) for the chance levels")
-    samples = module.samples(variant=p.difficulty, seed=p.seed, n=p.n)
+    samples = module.samples(preset=p.difficulty, seed=p.seed, n=p.n)
     item_chance: dict[tuple[str, str], float] = defaultdict(lambda: 1.0)
     for s in samples:
         item_chance[(s.subtest, s.item)] *= module.chance(s)  # an item is right only when all its rows are
@@ -139,6 +133,7 @@ def _lmms_eval(p: Plan, model: str) -> dict[str, float]:
 
 
 def _table(p: Plan, scores: dict[str, dict[str, float]], item_chance: dict[tuple[str, str], float]) -> list[str]:
+    suffix = {s.id: s.suffix for s in registry.info(p.registry_name).subtests}  # task names: <group>_<suffix>
     by_subtest: dict[str, list[float]] = defaultdict(list)
     for (subtest, _), value in item_chance.items():
         by_subtest[subtest].append(value)
@@ -148,7 +143,7 @@ def _table(p: Plan, scores: dict[str, dict[str, float]], item_chance: dict[tuple
         f"{'subtest':<8}{'items':>6}{'oracle':>9}{'random':>9}{'chance':>9}",
     ]
     for subtest, chances in by_subtest.items():
-        key = f"{p.task}_{subtest.lower()}"
+        key = f"{p.task}_{suffix[subtest]}"
         lines.append(
             f"{subtest:<8}{len(chances):>6}{oracle[key]:>9.3f}{rand[key]:>9.3f}{sum(chances) / len(chances):>9.3f}"
         )

@@ -17,8 +17,11 @@ from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
+from typing import TypeVar
 
 from .core.contract import ChoiceShare, Info, TagMetric, check
+
+M = TypeVar("M", TagMetric, ChoiceShare)
 
 ENTRY_POINT_GROUP = "cogvis_tasks.benchmarks"
 
@@ -56,19 +59,36 @@ def builtin(name: str) -> bool:
 
 
 @functools.cache
-def benchmark(name: str) -> ModuleType:
-    """The benchmark module, checked against the contract on first use."""
+def command_modules() -> tuple[str, ...]:
+    """The ``commands`` modules beside the registered benchmark modules, in registry order: the parts of CLI
+    commands a benchmark provides (``add_agreement``: its part of ``cogvis agreement``). Found without importing
+    the benchmarks (only their packages), so building the CLI stays cheap."""
+    out: list[str] = []
+    for path in modules().values():
+        candidate = f"{path.rpartition('.')[0]}.commands"
+        if candidate not in out and "." in path and importlib.util.find_spec(candidate) is not None:
+            out.append(candidate)
+    return tuple(out)
+
+
+@functools.cache
+def _load(name: str) -> tuple[ModuleType, Info]:
+    """The benchmark module and its record, checked against the contract on first use."""
     try:
         path = modules()[name]
     except KeyError:
         raise ValueError(f"unknown benchmark {name!r}; available: {sorted(modules())}") from None
     module = importlib.import_module(path)
-    check(name, module)
-    return module
+    return module, check(name, module)
+
+
+def benchmark(name: str) -> ModuleType:
+    """The benchmark module, checked against the contract on first use."""
+    return _load(name)[0]
 
 
 def info(name: str) -> Info:
-    return benchmark(name).INFO  # type: ignore[no-any-return]
+    return _load(name)[1]
 
 
 def infos() -> tuple[Info, ...]:
@@ -80,22 +100,31 @@ def families() -> tuple[str, ...]:
     return tuple(dict.fromkeys(i.family_name for i in infos()))
 
 
+def generated_sets() -> dict[str, str]:
+    """Released benchmark -> the name of its (first) generated set, in registry order (``cogvis generate``, ``demo``)."""
+    out: dict[str, str] = {}
+    for i in infos():
+        if i.generated:
+            out.setdefault(i.family_name, i.name)
+    return out
+
+
 @functools.cache
 def tag_metrics() -> dict[str, TagMetric]:
     """Every benchmark's tag metrics by name; two benchmarks may share a name only with the same meaning."""
-    return _by_name("tag_metrics")  # type: ignore[return-value]
+    return _by_name("tag_metrics", lambda i: i.tag_metrics)
 
 
 @functools.cache
 def choice_metrics() -> dict[str, ChoiceShare]:
     """Every benchmark's option-choice shares by name (same rule as :func:`tag_metrics`)."""
-    return _by_name("choice_metrics")  # type: ignore[return-value]
+    return _by_name("choice_metrics", lambda i: i.choice_metrics)
 
 
-def _by_name(field: str) -> dict[str, TagMetric | ChoiceShare]:
-    out: dict[str, TagMetric | ChoiceShare] = {}
+def _by_name(field: str, of: Callable[[Info], tuple[M, ...]]) -> dict[str, M]:
+    out: dict[str, M] = {}
     for i in infos():
-        for m in getattr(i, field):
+        for m in of(i):
             if out.setdefault(m.name, m) != m:
                 raise ValueError(f"benchmark {i.name!r}, field {field}: {m.name!r} means {out[m.name]} elsewhere")
     return out
@@ -105,9 +134,9 @@ def synthetic_writer(name: str) -> Callable[[Path, int, int], list[Path]] | None
     """A benchmark's ``write_synthetic(out_dir, items, seed) -> written files`` (a small synthetic release for
     smoke tests): the module's own, else ``write_synthetic`` of the ``synthetic`` module beside it; None if neither."""
     module = benchmark(name)
-    own = getattr(module, "write_synthetic", None)
+    own: Callable[[Path, int, int], list[Path]] | None = getattr(module, "write_synthetic", None)
     if own is not None:
-        return own  # type: ignore[no-any-return]
+        return own
     package = module.__name__.rpartition(".")[0]
     if importlib.util.find_spec(f"{package}.synthetic") is None:
         return None

@@ -119,8 +119,8 @@ class OracleResponder:
         return baselines.oracle(self.sample_for(body))
 
 
-def visfactor_samples(data_root: Path, variant: str = "direct") -> list[Sample]:
-    return visfactor.samples(variant=variant, local_path=data_root)
+def visfactor_samples(data_root: Path, condition: str = "direct") -> list[Sample]:
+    return visfactor.samples(condition=condition, local_path=data_root)
 
 
 def scripted_cot_responder(samples: list[Sample], fail_subtest: str, unparseable_subtest: str) -> Any:

@@ -54,8 +54,10 @@ def one_line_error(proc: subprocess.CompletedProcess[str], *expected: str) -> st
 
 MISTAKES = [
     (["generate", "--subtests", "P3", "--out", "x"], ["no generator for 'P3'", "CF1"]),
-    (["generate", "minds_eye", "--subtests", "MT,XX", "--out", "x"], ["no task 'XX'", "VRA"]),
-    (["generate", "mindseye", "--out", "x"], ["invalid choice: 'mindseye'"]),
+    (["generate", "minds_eye", "--subtests", "MT,XX", "--out", "x"], ["no generator for 'XX'", "VRA"]),
+    (["generate", "mindseye", "--out", "x"], ["invalid choice: 'mindseye'", "visfactor, minds_eye"]),
+    (["generate", "visualpuzzles", "--out", "x"], ["invalid choice: 'visualpuzzles'"]),  # no generated set
+    (["generate", "visfactor", "--format", "csv", "--out", "x"], ["parquet, tsv"]),
     (["generate", "visfactor", "--difficulty", "medium", "--out", "x"], ["easy, normal, hard"]),
     (["generate", "minds_eye", "--format", "tsv", "--out", "x"], ["--format does not apply"]),
     (["generate", "--n", "0", "--out", "x"], ["--n", "at least 1"]),
@@ -66,6 +68,7 @@ MISTAKES = [
     (["demo", "--n", "0"], ["at least 1"]),
     (["demo", "--benchmark", "minds_eye", "--difficulty", "normal"], ["mixed, easy, medium, hard"]),
     (["demo", "--difficulty", "mixed"], ["easy, normal, hard"]),
+    (["demo", "--benchmark", "mme_cc"], ["no generated set", "visfactor, minds_eye"]),
     (["list", "nope"], ["invalid choice: 'nope'"]),
     (["report", "nowhere"], ["cogvis report", "nowhere", "not a directory"]),
     (["audit", "visfactor", "--n", "-3"], ["at least 1"]),
@@ -251,7 +254,11 @@ def test_demo_reuses_only_its_own_folder(tmp_path: Path) -> None:
     p = demo.plan("minds_eye", None, 2, 1, str(ours))
     assert (p.task, p.difficulty, p.n) == ("minds_eye_gen", "mixed", 2)
     assert demo.plan("minds_eye", "hard", None, 1, str(tmp_path / "new")).task == "minds_eye_gen_hard"
-    assert demo.plan("minds_eye", None, None, 1, str(tmp_path / "new")).n == demo.DEFAULT_N["minds_eye"]
+    assert demo.plan("minds_eye", None, None, 1, str(tmp_path / "new")).n == 10  # the set's DEMO_ITEMS
+    assert demo.plan(None, None, None, 1, str(tmp_path / "new")) == demo.plan(
+        "visfactor", "normal", None, 1, str(tmp_path / "new")
+    )
+    assert demo.plan("visfactor", "hard", None, 1, str(tmp_path / "new")).task == "visfactor_gen_hard"
     (tmp_path / "file").write_text("")
     with pytest.raises(demo.DemoError, match="is a file"):
         demo.plan("visfactor", None, None, 1, str(tmp_path / "file"))

@@ -146,3 +146,36 @@ def test_central_lookups_refuse_an_unregistered_benchmark() -> None:
             lookup("nope")
     with pytest.raises(ValueError, match="no lmms-eval metrics defined for subtest 'XX'"):
         metrics.task_metrics("visfactor", "XX")
+
+
+def test_outside_its_folder_only_the_registry_names_a_benchmark() -> None:
+    """The issue's measure (``grep -rlw <folder> cogvis_tasks --include=*.py``): a fifth benchmark touches one line
+    of ``registry.BUILTIN``; the adapters, report, CLI and demo read the registry."""
+    import re
+    from pathlib import Path
+
+    root = Path(registry.__file__).parent
+    folders = {path.split(".")[1] for path in registry.BUILTIN.values()}
+    naming = {
+        folder: sorted(
+            str(p.relative_to(root))
+            for p in root.rglob("*.py")
+            if p.relative_to(root).parts[0] != folder and re.search(rf"\b{folder}\b", p.read_text(encoding="utf-8"))
+        )
+        for folder in folders
+    }
+    assert naming == {folder: ["registry.py"] for folder in folders}
+
+
+@pytest.mark.parametrize("family", list(registry.generated_sets()))
+def test_generated_sets_give_what_generate_and_demo_read(family: str) -> None:
+    name = registry.generated_sets()[family]
+    module, info = registry.benchmark(name), registry.info(name)
+    assert info.family_name == family and info.default_condition in info.presets
+    assert callable(module.write_release) and isinstance(module.RELEASE_BY_SUBTEST, bool)
+    assert all(isinstance(f, str) for f in module.RELEASE_FORMATS) and isinstance(module.NEEDS, tuple)
+    assert module.DEMO_ITEMS is None or module.DEMO_ITEMS >= 1
+    for preset in info.presets:  # cogvis demo runs the preset's task set
+        assert any(t.condition == preset for t in info.lmms), preset
+    for sub in info.subtests:
+        assert module.generator(sub.id).DEFAULT_ITEMS >= 1

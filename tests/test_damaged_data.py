@@ -192,8 +192,8 @@ def test_generated_sets_skip_the_image_check(monkeypatch: pytest.MonkeyPatch) ->
         raise AssertionError("a generated image was verified")
 
     monkeypatch.setattr(imgs, "verify", refuse)
-    assert vf_generated.samples(["CF1", "S1"], variant="easy", seed=1, n=1)
-    assert me_generated.samples(["PF"], variant="easy", seed=1, n=1)
+    assert vf_generated.samples(["CF1", "S1"], preset="easy", seed=1, n=1)
+    assert me_generated.samples(["PF"], preset="easy", seed=1, n=1)
 
 
 def _vf_rows_with_a_cut_image(row: int = 3, image: int = 0) -> list[dict[str, Any]]:

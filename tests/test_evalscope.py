@@ -83,7 +83,7 @@ def test_stock_cli_with_local_path_runs_ours_interleaved(tmp_path: Path, data_ro
 
 
 def test_cot_from_tsv_counts_failures_and_unparseable(tmp_path: Path, tsv_root: Path, stub: StubServer) -> None:
-    stub.responder = scripted_cot_responder(visfactor_samples(tsv_root, variant="cot"), "CS2", "SS3")
+    stub.responder = scripted_cot_responder(visfactor_samples(tsv_root, condition="cot"), "CS2", "SS3")
     work = tmp_path / "work"
     args = ["--dataset-args", json.dumps({"visfactor_cot": {"subset_list": ["CS2", "SS3", "VZ3"]}}), "--ignore-errors"]
     proc = run(evalscope_openai(stub.url, ["visfactor_cot"], work, *args), harness_env(tmp_path, tsv_root), tmp_path)

@@ -584,7 +584,7 @@ def test_round_trip_through_released_layout(tmp_path: Path) -> None:
         wrong = {"T": "F", "F": "T"}.get(sample.answer, "(99, 99)")
         response = '{"answer": "' + wrong + '"}'
         assert not benchmark.score(sample.metadata, sample.subtest, sample.item, sample.answer, response).correct
-    cot = benchmark.samples(local_path=tmp_path, variant="cot")
+    cot = benchmark.samples(local_path=tmp_path, condition="cot")
     assert all("step-by-step" in s.text() for s in cot)
 
 

@@ -559,7 +559,7 @@ def test_round_trip_and_oracle_scoring(tmp_path: Path) -> None:
             sample.metadata, sample.subtest, sample.item, sample.answer, benchmark.oracle_response(sample)
         )
         assert result.correct
-    cot = benchmark.samples(local_path=tmp_path, variant="cot")
+    cot = benchmark.samples(local_path=tmp_path, condition="cot")
     assert all("step-by-step" in s.text() for s in cot)
 
 

@@ -509,7 +509,7 @@ def test_round_trip_through_the_released_layout(tmp_path) -> None:
             items[(subtest, k)] = item
     write_parquet(rows, tmp_path / "visfactor" / "test.parquet")
     for variant in ("direct", "cot"):
-        samples = benchmark.samples(local_path=tmp_path, variant=variant)
+        samples = benchmark.samples(local_path=tmp_path, condition=variant)
         assert len(samples) == len(rows) == 3 * (8 + 4 + 2)
         for sample, row in zip(samples, rows, strict=True):
             assert sample.answer == row["answer"] and sample.subtest == row["category_id"]

@@ -406,7 +406,7 @@ def test_round_trip_through_parquet(corpus, tmp_path):
         ).correct
         wrong = '{"answer": "' + ("F" if sample.answer == "T" else "T") + '"}'
         assert not benchmark.score(sample.metadata, sample.subtest, sample.item, sample.answer, wrong).correct
-    cot = benchmark.samples(local_path=tmp_path, variant="cot")
+    cot = benchmark.samples(local_path=tmp_path, condition="cot")
     assert all("step-by-step" in s.text() for s in cot)
 
 

@@ -54,7 +54,7 @@ def test_generate_writes_the_released_layout_deterministically(tmp_path: Path) -
 
 
 def test_in_memory_sets_match_the_official_structure() -> None:
-    samples = generated.samples(variant="normal", seed=3, n=2)
+    samples = generated.samples(preset="normal", seed=3, n=2)
     by_subtest = defaultdict(set)
     for s in samples:
         by_subtest[s.subtest].add(s.item)
@@ -69,7 +69,7 @@ def test_in_memory_sets_match_the_official_structure() -> None:
         )
         == 1508
     )
-    again = generated.samples(variant="normal", seed=3, n=2)
+    again = generated.samples(preset="normal", seed=3, n=2)
     assert [(s.id, s.images, s.prompt, s.answer) for s in again] == [
         (s.id, s.images, s.prompt, s.answer) for s in samples
     ]
@@ -77,7 +77,7 @@ def test_in_memory_sets_match_the_official_structure() -> None:
 
 def test_random_baseline_matches_analytic_chance_per_subtest() -> None:
     """Empirical chance of cogvis_random over many seeds: its 95% interval holds the analytic chance."""
-    samples = generated.samples(variant="normal", seed=5, n=6)
+    samples = generated.samples(preset="normal", seed=5, n=6)
     items: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     for s in samples:
         items[s.subtest][s.item].append(s)

@@ -119,7 +119,7 @@ def test_include_path_without_plugin_variable(tmp_path: Path, data_root: Path, s
 def test_cot_variant_failures_and_unparseable_answers_are_counted(
     tmp_path: Path, data_root: Path, stub: StubServer
 ) -> None:
-    stub.responder = scripted_cot_responder(visfactor_samples(data_root, variant="cot"), "CS1", "MA1")
+    stub.responder = scripted_cot_responder(visfactor_samples(data_root, condition="cot"), "CS1", "MA1")
     env = harness_env(tmp_path, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
     run(
         [

@@ -190,8 +190,8 @@ def test_in_memory_benchmark_scores_like_minds_eye() -> None:
     assert row.tags["chosen_type"] == types[wrong]
     assert row.tags["chosen_colour"] == ("net_colour" if colours[wrong] == mc.metadata["net_color"] else "other_colour")
     assert generated.build_report([row]).colour_lure["MC"].wrong_answers == 1
-    with pytest.raises(ValueError, match="unknown variant"):
-        generated.samples(variant="normal")
+    with pytest.raises(ValueError, match="unknown preset"):
+        generated.samples(preset="normal")
 
 
 def test_generate_command_writes_the_released_layout(tmp_path: Path) -> None:
@@ -248,7 +248,7 @@ def test_harnesses_run_generated_minds_eye(tmp_path: Path, stub: StubServer) -> 
     assert res["minds_eye_gen"]["accuracy,none"] == 1.0 and res["minds_eye_gen"]["items,none"] == 24
     assert res["minds_eye_gen"]["acc_hard,none"] == 1.0 and res["minds_eye_gen_mt"]["acc_medium,none"] == 1.0
 
-    samples = generated.samples(variant="hard", seed=9, n=3)
+    samples = generated.samples(preset="hard", seed=9, n=3)
     stub.responder = WrongPicker(samples)
     model = [
         "--model",

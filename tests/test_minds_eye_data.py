@@ -458,7 +458,7 @@ def test_prompt_conditions(shared_root: Path) -> None:
     assert prompt.CONDITIONS == ("released", "cot", "meta", "sbs", "hint", "elimination", "direct")
     for folder in _roots(shared_root):
         raw = released(folder)
-        by_condition = {c: benchmark.samples(variant=c, local_path=folder) for c in prompt.CONDITIONS}
+        by_condition = {c: benchmark.samples(condition=c, local_path=folder) for c in prompt.CONDITIONS}
         assert len({len(v) for v in by_condition.values()}) == 1
         assert benchmark.samples(local_path=folder) == by_condition["released"]  # the default
         frames = set()
@@ -501,7 +501,7 @@ def test_prompt_conditions(shared_root: Path) -> None:
 @needs_samples
 def test_reasoning_sentence_replaced_on_the_released_dsc_prompt() -> None:
     for condition in ("sbs", "cot", "elimination", "direct"):
-        (sample, _) = benchmark.samples(subtests=["DSC"], variant=condition, local_path=SAMPLES)
+        (sample, _) = benchmark.samples(subtests=["DSC"], condition=condition, local_path=SAMPLES)
         assert sample.text().startswith("Follow the transformation of the shapes in the top row")
         assert "identify which of these options is the fifth image at t = 1.0. " in sample.text()
         assert "how are the shapes transforming" not in sample.text()
@@ -524,7 +524,7 @@ def test_unknown_condition_raises(shared_root: Path, variant: str) -> None:
     with pytest.raises(ValueError, match="condition"):
         prompt.render("Which one? Reason step by step for answering.", BY_ID["VRA"], variant)
     with pytest.raises(ValueError, match="condition"):
-        benchmark.samples(variant=variant, local_path=shared_root)
+        benchmark.samples(condition=variant, local_path=shared_root)
 
 
 def test_duplicate_image_key_is_a_data_error(tmp_path: Path) -> None:

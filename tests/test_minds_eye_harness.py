@@ -73,7 +73,7 @@ def test_lmms_eval_conditions_dimensions_and_distractors(
     kind = next(t for t in order if t != "rotate")
     wrong_letter = "ABCD"[order.index(kind)]
     stub.responder = ScriptedModel(
-        samples + minds_eye.samples(variant="hint", local_path=minds_eye_root), {mt[0].id: wrong_letter}
+        samples + minds_eye.samples(condition="hint", local_path=minds_eye_root), {mt[0].id: wrong_letter}
     )
     env = harness_env(tmp_path, minds_eye_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
     run(
@@ -253,7 +253,7 @@ def test_new_prompt_conditions_in_both_harnesses(tmp_path: Path, minds_eye_root:
     sets, and score like any condition (the oracle answers in the scripted format)."""
     from cogvis_tasks.minds_eye import generated, prompt
 
-    released = {c: minds_eye.samples(variant=c, local_path=minds_eye_root) for c in ("cot", "direct")}
+    released = {c: minds_eye.samples(condition=c, local_path=minds_eye_root) for c in ("cot", "direct")}
     gen = {c: generated.samples(seed=5, n=1, condition=c) for c in ("elimination", "direct")}
     stub.responder = ScriptedModel([s for v in (*released.values(), *gen.values()) for s in v], {})
     env = harness_env(

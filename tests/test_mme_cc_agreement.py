@@ -267,7 +267,7 @@ class ModelAndJudge:
 def harness_runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
     base = tmp_path_factory.mktemp("agreement_runs")
     root = write_release(base / "data", per_file=12, seed=9)  # SR 36, GR 72, VKR 36 questions
-    samples = mme_cc.samples(local_path=root, variant="describe")
+    samples = mme_cc.samples(local_path=root, condition="describe")
     with StubServer(ModelAndJudge(samples)) as stub:
         env = harness_env(base, root, LMMS_EVAL_PLUGINS="cogvis_tasks", API_TYPE="openai", MODEL_VERSION=JUDGE,
                           OPENAI_API_URL=stub.url, COGVIS_JUDGE_RETRIES="1", COGVIS_JUDGE_RETRY_DELAY="0")  # fmt: skip

@@ -300,7 +300,7 @@ def test_report_tables_show_chance_and_human_per_dimension() -> None:
 def test_describe_condition_appends_the_papers_sentence_after_the_question(tmp_path) -> None:
     root = write_release(tmp_path, per_file=1)
     plain = {s.id: s for s in benchmark.samples(local_path=root)}
-    described = benchmark.samples(local_path=root, variant="describe")
+    described = benchmark.samples(local_path=root, condition="describe")
     assert {s.id for s in described} == set(plain)
     for s in described:
         question = plain[s.id].text()
@@ -309,14 +309,14 @@ def test_describe_condition_appends_the_papers_sentence_after_the_question(tmp_p
             s.metadata["question"] == plain[s.id].metadata["question"] == question
         )  # the judge sees the released question
         assert s.prompt[: len(s.images)] == plain[s.id].prompt[: len(s.images)]  # images first, as before
-    assert benchmark.samples(local_path=root, variant="default") == list(plain.values())
+    assert benchmark.samples(local_path=root, condition="default") == list(plain.values())
     with pytest.raises(ValueError, match="describe"):
-        benchmark.samples(local_path=root, variant="describe_first")
+        benchmark.samples(local_path=root, condition="describe_first")
 
 
 def test_judge_prompt_of_a_described_question_holds_no_describe_sentence(tmp_path) -> None:
     (s,) = benchmark.samples(
-        subtests=["Counterfactual_Instruction"], local_path=write_release(tmp_path, per_file=1), variant="describe"
+        subtests=["Counterfactual_Instruction"], local_path=write_release(tmp_path, per_file=1), condition="describe"
     )
     judge = Judge(YES)
     benchmark.score(s.metadata, s.subtest, s.item, s.answer, "The image shows a sky.\nFinal answer: cyan", ask=judge)

@@ -199,7 +199,7 @@ def test_controls_validity_correlations_length_and_human_alpha_on_real_runs(
         (root / name).symlink_to(src / name)
     samples = visfactor.samples(local_path=data_root) + minds_eye.samples(local_path=minds_eye_root)
     samples += visualpuzzles.samples(local_path=visualpuzzles_root) + visualpuzzles.samples(
-        variant="cot", local_path=visualpuzzles_root
+        condition="cot", local_path=visualpuzzles_root
     )
     oracle = OracleResponder(samples)
     skill = {"m1": 10, "m2": 6, "m3": 3}  # out of 10: how often the model answers right

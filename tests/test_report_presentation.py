@@ -59,7 +59,7 @@ def _undrawn(fig: Figure) -> set[int]:
 @pytest.fixture(scope="module")
 def minds_eye_gen_samples() -> list[Sample]:
     """Generated items of all eight tasks, three per task (one per preset)."""
-    return benchmark("minds_eye_gen").samples(variant="mixed", seed=2, n=3)
+    return benchmark("minds_eye_gen").samples(preset="mixed", seed=2, n=3)
 
 
 def test_difficulty_figure_texts_do_not_overlap_when_levels_average_different_tasks(minds_eye_gen_samples) -> None:

@@ -116,7 +116,7 @@ def test_interleaving_additional_and_two_digit_tags(tmp_path: Path, fmt: str) ->
     assert sample.prompt[0] == ("text", "Task: groups\nG1: ")
     assert ("text", "\nandG2:\n") in sample.prompt
     assert sample.text().endswith("Output: Respond now.")
-    (cot,) = benchmark.samples(local_path=path, variant="cot")
+    (cot,) = benchmark.samples(local_path=path, condition="cot")
     assert cot.text().endswith(COT_OUTPUT + " now.") and cot.image_order() == sample.image_order()
 
 

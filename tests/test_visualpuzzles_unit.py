@@ -375,7 +375,7 @@ def test_samples_by_condition(tmp_path: Path) -> None:
         cot = benchmark.samples(subtests=subtests, local_path=root)
         assert [s.subtest for s in cot] == ["cot"] * 6
         assert [_strip(s) for s in cot] == [_strip(s) for s in both[6:]]
-    assert [s.subtest for s in benchmark.samples(variant="direct", local_path=root)] == ["direct"] * 6
+    assert [s.subtest for s in benchmark.samples(condition="direct", local_path=root)] == ["direct"] * 6
     assert [s.subtest for s in benchmark.samples(subtests=["direct", "cot"], local_path=root)] == [
         s.subtest for s in both
     ]
@@ -402,7 +402,7 @@ def test_unknown_condition_raises(tmp_path: Path, subtests: list[str]) -> None:
 def test_unknown_variant_keyword_raises(tmp_path: Path, variant: str) -> None:
     root = write_parquet(tmp_path, n=2)
     with pytest.raises(ValueError):
-        benchmark.samples(variant=variant, local_path=root)
+        benchmark.samples(condition=variant, local_path=root)
 
 
 # ----------------------------------------------------------------------------- extraction

@@ -31,6 +31,7 @@ LMMS_SITE="$(.venv-lmms/bin/python -c 'import sysconfig; print(sysconfig.get_pat
 echo "import site; site.addsitedir('$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')')" > "$LMMS_SITE/zz_base_venv.pth"
 .venv/bin/ruff check cogvis_tasks tests benchmarks utils setup.py
 .venv/bin/ruff format --check cogvis_tasks tests benchmarks utils setup.py
+.venv/bin/mypy cogvis_tasks/core cogvis_tasks/lmms_eval cogvis_tasks/evalscope cogvis_tasks/report
 # Not "python -m pytest": the repo root must not shadow the installed package. Both cores (pytest-xdist;
 # COGVIS_TEST_WORKERS=0 runs in one process), tests handed out as workers free up.
 .venv/bin/pytest -n "${COGVIS_TEST_WORKERS:-auto}" --dist worksteal "$@"

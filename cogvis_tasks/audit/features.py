@@ -25,13 +25,6 @@ GRID = 32  # symmetry and distance grid
 RAW = 16  # raw-pixel grid
 COLOUR_BINS = 4  # levels per channel for the colour histogram (64 bins)
 
-#: Feature names in column order for crops (values-only items use their own names).
-IMAGE_FEATURES = (
-    "ink", "darkness", "width", "height", "bbox_area", "aspect", "fill", "cx", "cy", "centre_offset", "spread",
-    "n_parts", "n_holes", "n_colours", "saturation", "mean_r", "mean_g", "mean_b",
-    "sym_v", "sym_h", "sym_d", "sym_ad", "sym_rot180", "sym_rot90", "sym_mirror_best",
-    "bsym_v", "bsym_h", "bsym_d", "bsym_rot180",
-)  # fmt: skip
 RELATION_FEATURES = (
     "colour_unique", "colour_dist_others", "dist_others_mean", "dist_others_min", "shape_dist_others",
     "colour_dist_stimulus", "dist_stimulus_min", "dist_stimulus_mean", "dist_stimulus_first", "dist_stimulus_last",

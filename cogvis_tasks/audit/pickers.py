@@ -116,13 +116,6 @@ def _fit_folds(table: FeatureTable, x: np.ndarray, make: Callable[[], object], p
         prob[test] = clf.predict_proba(x[test])[:, 1]
 
 
-@dataclass(frozen=True)
-class SingleFeature:
-    name: str
-    direction: str  # "max" / "min" (choice) or "above" / "below" (binary)
-    accuracy: float  # in-sample (descriptive; the flag uses the cross-validated selection)
-
-
 def single_choice(table: FeatureTable, columns: list[int]) -> tuple[np.ndarray, list[tuple[int, str]]]:
     """(items, 2 * columns) credit of every column as an argmax and an argmin picker."""
     v = table.values[:, columns]

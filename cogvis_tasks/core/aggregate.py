@@ -38,6 +38,8 @@ class RowResult:
     @classmethod
     def from_dict(cls, d: Mapping[str, object]) -> RowResult:
         tags = d.get("tags") or {}
+        if not isinstance(tags, Mapping):
+            raise ValueError(f"row field 'tags': expected a mapping, got {type(tags).__name__}")
         return cls(
             subtest=str(d["subtest"]),
             item=str(d["item"]),
@@ -46,7 +48,7 @@ class RowResult:
             parsed=bool(d["parsed"]),
             failed=bool(d["failed"]),
             prediction=str(d.get("prediction", "")),
-            tags={str(k): str(v) for k, v in tags.items()},  # type: ignore[union-attr]
+            tags={str(k): str(v) for k, v in tags.items()},
         )
 
 

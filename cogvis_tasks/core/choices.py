@@ -7,7 +7,7 @@ Benchmarks whose options have kinds (Mind's Eye distractor types, MC option colo
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -36,7 +36,7 @@ class DistractorAnalysis:
 def distractor_analysis(rows: Iterable[RowResult], kind: str = "type") -> DistractorAnalysis | None:
     """Over wrong letter answers: the ``chosen_<kind>`` tag against ``wrong_<kind>s`` (option types, or MC colours)."""
     observed: Counter[str] = Counter()
-    expected: Counter[str] = Counter()
+    expected: defaultdict[str, float] = defaultdict(float)
     wrong = 0
     for r in rows:
         chosen = r.tags.get(f"chosen_{kind}")

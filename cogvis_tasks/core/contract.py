@@ -9,8 +9,9 @@ loads a module and names the benchmark and the field that is wrong.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -111,7 +112,7 @@ class LmmsTaskSet:
 
     prefix: str  # group name; tasks are ``<prefix>_<subtest suffix>``
     label: str  # group alias
-    condition: str  # the loader's ``variant``: a prompt condition or a preset
+    condition: str  # the set's selector (:func:`selector`): a prompt condition, or a generated set's preset
     max_new_tokens: int
     template: str = ""  # shared template file (default ``_<prefix>_template_yaml``)
     extractor: str | None = None
@@ -134,7 +135,7 @@ class EvalscopeSet:
     pretty_name: str
     description: str
     dataset_id: str  # the hub id, or a placeholder for local-only / generated data
-    condition: str | None = None  # the loader's ``variant`` (None: its default)
+    condition: str | None = None  # the set's selector (:func:`selector`; None: the loader's default)
     primary: tuple[str, Mapping[str, str]] = ("macro_mean", frozen({"scope": "subtests"}))
     loader_kwargs: Mapping[str, Any] = field(default_factory=frozen)  # fixed further arguments of ``samples``
     loader_params: Mapping[str, str] = field(default_factory=frozen)  # extra_params name -> ``samples`` argument
@@ -218,17 +219,19 @@ class Report(Protocol):
 class Benchmark(Protocol):
     """The module surface of a benchmark.
 
-    ``samples(variant=...)`` takes the set's selector: a prompt condition (``Info.conditions``) or, for a
-    generated set, a preset (``Info.presets``); ``score`` takes ``ask`` (prompt -> judge reply) where the
+    ``samples(condition=...)`` takes a prompt condition (``Info.conditions``), a generated set's
+    ``samples(preset=...)`` a preset (``Info.presets``; :func:`selector` picks the keyword); ``score`` takes ``ask`` (prompt -> judge reply) where the
     benchmark uses a judge (``Info.judge``). Optional: ``pooled_extras(rows)`` (summary rows over all repeats
-    at once) and ``write_synthetic(out_dir: Path, items: int, seed: int) -> list[Path]`` (a small synthetic
-    release for smoke tests, in ``<benchmark>/synthetic.py``).
+    at once) and ``write_synthetic(out_dir: Path, items: int, seed: int, **options) -> list[Path]`` (a small
+    synthetic release for smoke tests, in ``<benchmark>/synthetic.py``; ``options`` are those of ``fmt``
+    (``--format``) and ``released_size`` (``--released-size``) that it takes). A generated set adds
+    :class:`GeneratedSet`.
     """
 
     INFO: Info
 
     def samples(
-        self, subtests: Iterable[str] | None = None, variant: str | None = None, local_path: Any = None
+        self, subtests: Iterable[str] | None = None, condition: str | None = None, local_path: Any = None
     ) -> list[Sample]: ...
 
     def score(
@@ -246,8 +249,48 @@ class Benchmark(Protocol):
     def build_report(self, rows: Iterable[RowResult]) -> Report: ...
 
 
+class GeneratedSet(Protocol):
+    """What a generated set (a record with ``family`` and ``presets``) adds for ``cogvis generate`` and ``cogvis
+    demo``; the CLI reads nothing else about it. ``samples`` also takes ``seed`` and ``n`` (items per subtest)."""
+
+    RELEASE_FORMATS: tuple[str, ...]  # file formats ``write_release`` writes, the default first (empty: one layout)
+    RELEASE_BY_SUBTEST: bool  # each subtest's files stand alone, so subtests may be written by parallel processes
+    DEMO_ITEMS: int | None  # items per subtest in ``cogvis demo`` (None: each generator's ``DEFAULT_ITEMS``)
+    NEEDS: tuple[str, ...]  # import names its generators need, checked before the demo writes anything
+
+    def generator(self, subtest: str) -> Any: ...  # a generator module (``DEFAULT_ITEMS``: its default count)
+
+    def samples(
+        self,
+        subtests: Iterable[str] | None = None,
+        preset: str | None = None,
+        local_path: Any = None,
+        seed: int | None = None,
+        n: int | None = None,
+    ) -> list[Sample]: ...
+
+    def write_release(
+        self,
+        out: Any,
+        subtests: Iterable[str],
+        preset: str,
+        seed: int,
+        n: int | None = None,
+        on_item: Callable[[Any], None] | None = None,
+    ) -> Path:
+        """Write generated items in the released layout under ``out`` (a data root), one item at a time; returns
+        the file or folder written. With ``RELEASE_FORMATS`` it also takes ``fmt``."""
+        ...
+
+
 REQUIRED = ("samples", "score", "oracle_response", "random_response", "chance", "item_chance", "build_report")
 OPTIONAL = ("pooled_extras", "write_synthetic")
+
+
+def selector(info: Info, value: str | None) -> dict[str, str | None]:
+    """The ``samples`` keyword of a task set's selector value: ``preset`` for a generated set (a record with
+    presets), else ``condition``."""
+    return {"preset" if info.presets else "condition": value}
 
 
 class ContractError(ValueError):
@@ -318,10 +361,10 @@ def check_info(name: str, info: Info) -> None:
         raise ContractError(name, "judge", f"unknown judge use {info.judge!r}")
     if info.human is not None and not 0.0 <= info.human <= 1.0:
         raise ContractError(name, "human", f"outside [0, 1]: {info.human!r}")
-    _check_harnesses(name, info, ids, keys)
+    _check_harnesses(name, info, ids)
 
 
-def _check_harnesses(name: str, info: Info, ids: set[str], keys: set[str]) -> None:
+def _check_harnesses(name: str, info: Info, ids: set[str]) -> None:
     if not info.lmms:
         raise ContractError(name, "lmms", "no lmms-eval task set")
     _unique(name, "lmms.prefix", (t.prefix for t in info.lmms))
@@ -342,9 +385,10 @@ def _check_harnesses(name: str, info: Info, ids: set[str], keys: set[str]) -> No
     if "accuracy" not in metrics.group:
         raise ContractError(name, "lmms_metrics.group", "has no 'accuracy'")
     for key in metrics.nesting:
-        if key not in keys or not info.grouping(key).lmms_tag:  # type: ignore[union-attr]
+        grouping = info.grouping(key)
+        if grouping is None or not grouping.lmms_tag:
             raise ContractError(name, "lmms_metrics.nesting", f"{key!r} is not a grouping with an lmms_tag")
-    _unique(name, "tag_metrics", (m.name for m in (*info.tag_metrics, *info.choice_metrics)))
+    _unique(name, "tag_metrics", (*(m.name for m in info.tag_metrics), *(m.name for m in info.choice_metrics)))
     if not info.evalscope:
         raise ContractError(name, "evalscope", "no evalscope benchmark")
     _unique(name, "evalscope.name", (e.name for e in info.evalscope))

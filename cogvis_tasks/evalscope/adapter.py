@@ -30,7 +30,7 @@ from evalscope.api.model import GenerateConfig, get_model
 from ..core import controls, judging
 from ..core import images as imgs
 from ..core.aggregate import GroupScore, RowResult, mean_over_repeats, subtest_scores
-from ..core.contract import EvalscopeSet
+from ..core.contract import EvalscopeSet, selector
 from ..core.identity import record_digest
 from ..core.sample import Sample, record_metadata
 from ..core.scoring import score_row
@@ -83,9 +83,9 @@ class CogvisAdapter(VisionLanguageAdapter):
         return self._registered.benchmark
 
     @property
-    def variant(self) -> str | None:
-        """The loader's ``variant``: a prompt condition, or a generated set's preset."""
-        return self._registered.spec.condition
+    def selector(self) -> dict[str, str | None]:
+        """The set's ``samples`` keyword: its prompt condition, or a generated set's preset."""
+        return selector(info(self.benchmark_name), self._registered.spec.condition)
 
     @property
     def hub_id(self) -> str:
@@ -101,7 +101,7 @@ class CogvisAdapter(VisionLanguageAdapter):
         bench = benchmark(self.benchmark_name)
         wanted = list(self.subset_list)
         samples = bench.samples(
-            subtests=wanted, variant=self.variant, local_path=self._local_path(), **self._sample_kwargs()
+            subtests=wanted, local_path=self._local_path(), **self.selector, **self._sample_kwargs()
         )
         samples = controls.mark(samples, (self.extra_params or {}).get("control"))
         record_map: dict[str, list[dict[str, Any]]] = {s: [] for s in wanted}
@@ -195,8 +195,10 @@ class CogvisAdapter(VisionLanguageAdapter):
         meta = task_state.metadata or {}
         with self._prefetch_lock:
             future = self._prefetched.pop(self._prefetch_key(task_state, original_prediction), None)
-        fresh = future is None or reference != task_state.target
-        row = self._row(task_state, reference, original_prediction) if fresh else future.result()
+        if future is None or reference != task_state.target:
+            row = self._row(task_state, reference, original_prediction)
+        else:
+            row = future.result()
         return Score(
             value={"accuracy": float(row.correct)},
             main_score_name="accuracy",
@@ -305,7 +307,7 @@ class CogvisAdapter(VisionLanguageAdapter):
         new sample's metadata with the cached one: either way the answers belong to other
         items, and would be scored as such or, with other ids, as failed rows.
         """
-        expected = {sid: digest for sid, _, digest in self._expected.get(subset, [])}
+        expected: dict[str | None, str] = {sid: digest for sid, _, digest in self._expected.get(subset, [])}
         if not expected:
             return
         for ss in sample_scores:
@@ -324,7 +326,7 @@ class CogvisAdapter(VisionLanguageAdapter):
     def _lenient(self) -> bool:
         return info(self.benchmark_name).lenient
 
-    def _on_generate_report(self, scores: dict[str, list[AggScore]], model_name: str):  # type: ignore[override]
+    def _on_generate_report(self, scores: dict[str, list[AggScore]], model_name: str):
         if self._rows:
             bench = benchmark(self.benchmark_name)
             repeats = max(len(v) for v in self._rows.values())

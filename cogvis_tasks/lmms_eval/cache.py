@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .. import registry
@@ -64,15 +64,8 @@ def install() -> bool:
         token = _ITEMS.set(items)
         served: list[Any] = []
         lookup = getattr(self, "_lookup", None)
-
-        def watched_lookup(key: str) -> Any:
-            value = lookup(key)
-            if value is not None:
-                served.append(value)
-            return value
-
         if lookup is not None:
-            self._lookup = watched_lookup  # the cache's own lookup, seen on this instance only
+            self._lookup = _watched(lookup, served)  # the cache's own lookup, seen on this instance only
         try:
             return execute(self, lm, reqtype, requests)
         finally:
@@ -88,6 +81,18 @@ def install() -> bool:
     return True
 
 
+def _watched(lookup: Callable[[str], Any], served: list[Any]) -> Callable[[str], Any]:
+    """``lookup`` that also appends each value it finds to ``served``."""
+
+    def watched_lookup(key: str) -> Any:
+        value = lookup(key)
+        if value is not None:
+            served.append(value)
+        return value
+
+    return watched_lookup
+
+
 def is_our_doc(doc: Any) -> bool:
     return isinstance(doc, Mapping) and DOC_KEYS <= doc.keys() and doc.get("benchmark") in registry.names()
 
@@ -97,7 +102,7 @@ def item_digests(task_dict: Mapping[str, Any], requests: Sequence[Any]) -> dict[
     out: dict[int, str] = {}
     by_doc: dict[tuple[str, str, int], str | None] = {}
     for req in requests:
-        args = getattr(req, "args", ())
+        args: Sequence[Any] = getattr(req, "args", ())
         if len(args) < 3:
             continue
         doc_id, task, split = args[-3:]
@@ -108,8 +113,9 @@ def item_digests(task_dict: Mapping[str, Any], requests: Sequence[Any]) -> dict[
             except (KeyError, IndexError, TypeError):
                 doc = None
             by_doc[key] = record_digest(doc) if is_our_doc(doc) else None
-        if by_doc[key] is not None:
-            out[id(req)] = by_doc[key]
+        digest = by_doc[key]
+        if digest is not None:
+            out[id(req)] = digest
     return out
 
 

@@ -30,6 +30,7 @@ from .. import registry
 from ..core import controls, judging
 from ..core.aggregate import GroupScore, RowResult, scores_by, subtest_scores
 from ..core.choices import distractor_analysis
+from ..core.contract import selector
 from ..core.errors import DataError
 from ..core.sample import record_metadata
 from ..core.scoring import score_row
@@ -64,7 +65,9 @@ def process_docs(manifest: datasets.Dataset) -> datasets.Dataset:
     condition = (
         {"condition": spec["condition"]} if spec.get("condition") else {}
     )  # a prompt condition of a generated set
-    samples = controls.mark(bench.samples(subtests=subtests, variant=spec["variant"], **condition), spec.get("control"))
+    # The manifest key "variant" holds the set's selector: a prompt condition, or a generated set's preset.
+    chosen = selector(registry.info(spec["benchmark"]), spec["variant"])
+    samples = controls.mark(bench.samples(subtests=subtests, **chosen, **condition), spec.get("control"))
     if spec.get("extractor"):  # e.g. "llm": the answer letter is read by the judge (see process_results)
         samples = [dataclasses.replace(s, metadata={**s.metadata, "extractor": spec["extractor"]}) for s in samples]
     records = [s.to_record() for s in samples]
@@ -209,7 +212,7 @@ def scored_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str, 
     so these measure the row accuracy: the share of correct rows (mean over repeats),
     with rows of one item as one cluster.
     """
-    out = process_results(doc, results)
+    out: dict[str, Any] = dict(process_results(doc, results))
     repeats = [_resolve(r) for r in out["accuracy"]["repeats"]]  # judged rows: wait for their (prefetched) verdict
     score = sum(bool(r["correct"]) for r in repeats) / len(repeats)
     out["accuracy"] = {**out["accuracy"], "score": score, "item": doc["item"]}

@@ -18,6 +18,7 @@ import os
 import re
 import tempfile
 from pathlib import Path
+from typing import cast
 
 from .. import registry
 from ..core.contract import Info, LmmsTaskSet, SubtestInfo
@@ -120,8 +121,8 @@ def _nest(info: Info, leaves: list[tuple[SubtestInfo, str]]) -> Tree | list[str]
     for sub, task in leaves:
         node = root
         for key in keys[:-1]:
-            node = node.setdefault(sub.group(key), {})  # type: ignore[assignment]
-        node.setdefault(sub.group(keys[-1]), []).append(task)  # type: ignore[union-attr]
+            node = cast(Tree, node.setdefault(sub.group(key), {}))  # inner levels hold trees
+        cast(list[str], node.setdefault(sub.group(keys[-1]), [])).append(task)  # the innermost, task lists
     return root
 
 

@@ -61,18 +61,18 @@ def sample_from_record(rec: data.Record, condition: str, benchmark: str = NAME) 
 
 def samples(
     subtests: Iterable[str] | None = None,
-    variant: str = prompt.DEFAULT,
+    condition: str = prompt.DEFAULT,
     local_path: str | os.PathLike[str] | None = None,
 ) -> list[Sample]:
-    """The released items under one prompt condition (``variant``: one of ``prompt.CONDITIONS``)."""
-    if variant not in CONDITIONS:
-        raise ValueError(f"unknown Mind's Eye prompt condition {variant!r}; expected one of {CONDITIONS}")
+    """The released items under one prompt condition (one of ``prompt.CONDITIONS``)."""
+    if condition not in CONDITIONS:
+        raise ValueError(f"unknown Mind's Eye prompt condition {condition!r}; expected one of {CONDITIONS}")
     wanted = None if subtests is None else [s.upper() for s in subtests]
     if wanted is not None and not set(wanted) <= set(BY_ID):
         raise ValueError(
             f"unknown Mind's Eye task(s) {sorted(set(wanted) - set(BY_ID))}; expected {[t.id for t in TASKS]}"
         )
-    return [sample_from_record(r, variant) for r in data.load(wanted, local_path)]
+    return [sample_from_record(r, condition) for r in data.load(wanted, local_path)]
 
 
 def option_types(meta: Mapping[str, object]) -> list[str] | None:

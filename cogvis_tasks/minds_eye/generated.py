@@ -1,10 +1,10 @@
 """Generated Mind's Eye sets as a benchmark: same prompts, letter reader, scoring and reports as Mind's Eye.
 
-``samples(tasks, variant=...)`` makes items in memory (seed and count from
+``samples(tasks, preset=...)`` makes items in memory (seed and count from
 ``COGVIS_GEN_SEED`` / ``COGVIS_GEN_ITEMS`` unless given) and reads their records
 through the release reader (:func:`data.parse_record`), so generated and released
-items are one code path from there on. ``variant`` is a preset (``easy``,
-``medium``, ``hard``) or ``mixed``: item ``i`` of a task then uses preset
+items are one code path from there on. ``preset`` is ``easy``,
+``medium``, ``hard`` or ``mixed``: item ``i`` of a task then uses preset
 ``i mod 3``, so any count covers the three levels evenly and the difficulty table
 of the report compares them on one run. ``condition`` is a prompt condition of
 :mod:`.prompt` (default: the released prompts), applied to the generated records'
@@ -32,7 +32,11 @@ from .tasks import BY_ID
 INFO = generated_info()
 
 NAME = "minds_eye_gen"
-VARIANTS = PRESETS  # the name cli.py still reads
+#: ``cogvis generate`` and ``cogvis demo`` (:class:`cogvis_tasks.core.contract.GeneratedSet`).
+RELEASE_FORMATS: tuple[str, ...] = ()  # one layout: annotations.json + 1024x1024 PNGs per task folder
+RELEASE_BY_SUBTEST = True  # one folder per task
+DEMO_ITEMS = 10
+NEEDS: tuple[str, ...] = ()
 
 score = released.score
 build_report = released.build_report
@@ -74,7 +78,7 @@ def record_of(item: GeneratedItem, source: str) -> data.Record:
 
 def samples(
     subtests: Iterable[str] | None = None,
-    variant: str = MIXED,
+    preset: str = MIXED,
     local_path: str | os.PathLike[str] | None = None,
     seed: int | None = None,
     n: int | None = None,
@@ -82,16 +86,16 @@ def samples(
 ) -> list[Sample]:
     """Samples of generated items for the given tasks (all eight by default), under one prompt condition."""
     del local_path  # generated in memory
-    if variant not in PRESETS:
-        raise ValueError(f"unknown variant {variant!r}: the preset, one of {PRESETS}")
+    if preset not in PRESETS:
+        raise ValueError(f"unknown preset {preset!r}; expected one of {PRESETS}")
     if condition not in prompt.CONDITIONS:
         raise ValueError(f"unknown Mind's Eye prompt condition {condition!r}; expected one of {prompt.CONDITIONS}")
     seed, n = settings(seed, n)
     wanted = GENERATED_TASKS if subtests is None else tuple(s.upper() for s in subtests)
     out = []
     for task in wanted:
-        source = f"generated:{task}:{variant}:seed={seed}"
-        for item in items(task, variant, seed, n):
+        source = f"generated:{task}:{preset}:seed={seed}"
+        for item in items(task, preset, seed, n):
             sample = released.sample_from_record(record_of(item, source), condition, benchmark=NAME)
             out.append(dataclasses.replace(sample, metadata={**sample.metadata, "seed": seed}))
     return out
@@ -100,24 +104,24 @@ def samples(
 def write_release(
     out: str | os.PathLike[str],
     tasks: Iterable[str],
-    variant: str,
+    preset: str,
     seed: int,
     n: int | None = None,
     on_item: Callable[[GeneratedItem], None] | None = None,
-) -> dict[str, int]:
-    """Write ``<out>/minds_eye/<task folder>/annotations.json`` and the PNGs; returns items per task.
+) -> Path:
+    """Write ``<out>/minds_eye/<task folder>/annotations.json`` and the PNGs; returns ``<out>/minds_eye``.
 
     PNGs and annotation entries are written as items are made, so nothing accumulates; the folder then loads
     as released data (``COGVIS_DATA_DIR=<out>``).
     """
-    counts = {}
+    root = Path(out) / info.NAME
     for task in tasks:
-        folder = Path(out) / "minds_eye" / BY_ID[task].folder
+        folder = root / BY_ID[task].folder
         folder.mkdir(parents=True, exist_ok=True)
         count = 0
         with open(folder / data.ANNOTATIONS, "w", encoding="utf-8") as fh:  # one JSON object, streamed entry by entry
             fh.write("{")
-            for item in items(task, variant, seed, n):
+            for item in items(task, preset, seed, n):
                 (folder / item.key).write_bytes(item.image)
                 fh.write(
                     ("," if count else "") + f"\n {json.dumps(item.key)}: {json.dumps(item.record, sort_keys=True)}"
@@ -126,5 +130,4 @@ def write_release(
                 if on_item is not None:
                     on_item(item)
             fh.write("\n}\n")
-        counts[task] = count
-    return counts
+    return root

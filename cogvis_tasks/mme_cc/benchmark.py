@@ -50,17 +50,19 @@ def sample_from_question(q: data.Question, condition: str = "default") -> Sample
 
 
 def samples(
-    subtests: Iterable[str] | None = None, variant: str | None = None, local_path: str | os.PathLike[str] | None = None
+    subtests: Iterable[str] | None = None,
+    condition: str | None = None,
+    local_path: str | os.PathLike[str] | None = None,
 ) -> list[Sample]:
     """Samples of the requested subtasks under one prompt condition (``default`` or ``describe``)."""
-    variant = variant or "default"
-    prompt_text("", variant)  # an unknown condition fails before any data is read
+    condition = condition or "default"
+    prompt_text("", condition)  # an unknown condition fails before any data is read
     wanted = None if subtests is None else set(subtests)
     if wanted is not None and not wanted <= set(BY_ID):
         raise ValueError(
             f"unknown MME-CC subtask(s) {sorted(wanted - set(BY_ID))}; expected {[s.id for s in SUBTASKS]}"
         )
-    return [sample_from_question(q, variant) for q in data.load(local_path) if wanted is None or q.subtask in wanted]
+    return [sample_from_question(q, condition) for q in data.load(local_path) if wanted is None or q.subtask in wanted]
 
 
 def score(

@@ -109,7 +109,7 @@ def read_human(path: str) -> dict[str, dict[str, float]]:
 # --- statistics -----------------------------------------------------------------------------------
 
 
-def pearson(x: Sequence[float], y: Sequence[float]) -> float | None:
+def pearson(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> float | None:
     """Pearson r, or None when either side does not vary (or fewer than two pairs)."""
     a, b = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
     if a.size < 2 or a.std() == 0 or b.std() == 0:
@@ -249,9 +249,17 @@ def subtest_correlation_table(section: Section) -> Table | None:
     )
 
 
+def _subtest_accuracy(model: ModelResult, subtest: str) -> float:
+    cell = model.cell(cells.SUBTEST, subtest)
+    if cell is None:
+        raise ValueError(f"model {model.label!r} has no score for subtest {subtest!r}")
+    return cell.accuracy
+
+
 def correlation_matrix(section: Section, subtests: Sequence[str]) -> np.ndarray:
-    """(subtests x subtests) Pearson r across the section's models; NaN where a subtest does not vary."""
-    scores = np.array([[m.cell(cells.SUBTEST, s).accuracy for s in subtests] for m in section.models])  # type: ignore[union-attr]
+    """(subtests x subtests) Pearson r across the section's models (every model has each subtest); NaN where a
+    subtest does not vary."""
+    scores = np.array([[_subtest_accuracy(m, s) for s in subtests] for m in section.models])
     out = np.full((len(subtests), len(subtests)), np.nan)
     for i in range(len(subtests)):
         for j in range(len(subtests)):

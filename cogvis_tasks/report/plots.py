@@ -15,6 +15,7 @@ import io
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 
@@ -28,11 +29,14 @@ from ..core.contract import Figure as FigureSpec  # noqa: E402
 from . import cells  # noqa: E402
 from .tables import Cell, ModelResult, Section  # noqa: E402
 
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
 DPI = 100
 COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
-HUMAN_STYLE = {"color": "#000000", "linestyle": "-", "linewidth": 1.6}
-CHANCE_STYLE = {"color": "#777777", "linestyle": "--", "linewidth": 1.3}
-RC = {
+HUMAN_STYLE: dict[str, Any] = {"color": "#000000", "linestyle": "-", "linewidth": 1.6}
+CHANCE_STYLE: dict[str, Any] = {"color": "#777777", "linestyle": "--", "linewidth": 1.3}
+RC: dict[RcKeyType, Any] = {
     "font.family": "DejaVu Sans",
     "font.size": 9,
     "axes.titlesize": 11,
@@ -112,11 +116,11 @@ def _draw_grouped(
     for k, m in enumerate(models):
         found = [m.cell(table, g) for g in groups]
         values = [_pct(c.accuracy) if c else float("nan") for c in found]
-        errs = list(zip(*[_errors(c) for c in found], strict=True)) if found else [[], []]
+        errs: list[tuple[float, ...]] = list(zip(*[_errors(c) for c in found], strict=True)) if found else [(), ()]
         offsets = [p - 0.4 + width * (k + 0.5) for p in positions]
         bar = ax.barh if horizontal else ax.bar
         bar(offsets, values, width * 0.92, color=COLORS[k % len(COLORS)], label=m.label, zorder=2)
-        kwargs = {"xerr": errs} if horizontal else {"yerr": errs}
+        kwargs: dict[str, Any] = {"xerr": errs} if horizontal else {"yerr": errs}
         ax.errorbar(
             *((values, offsets) if horizontal else (offsets, values)),
             fmt="none",

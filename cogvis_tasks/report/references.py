@@ -26,7 +26,8 @@ def generated(benchmark: str) -> bool:
 
 def item_chance(benchmark: str, subtest: str) -> float | None:
     """Chance that a uniform guess gets an item of this subtest right (None: unknown); each benchmark says."""
-    return registry.benchmark(benchmark).item_chance(subtest)  # type: ignore[no-any-return]
+    chance: float | None = registry.benchmark(benchmark).item_chance(subtest)
+    return chance
 
 
 def human_overall(benchmark: str) -> float | None:

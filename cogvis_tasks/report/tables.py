@@ -192,7 +192,7 @@ def model_result(label: str, run: Run, resamples: int, seed: int) -> ModelResult
     specs = cells.specs_for(reports[0], rows0, items)
     problem = cells.check(specs, point, items, {k: s.items for k, s in scores.items()})
     if problem is None:
-        boot = cells.evaluate(specs, items.credit, draws.weights)  # type: ignore[arg-type]
+        boot = cells.evaluate(cells.complete(specs), items.credit, draws.weights)
         method = "vectorised item-weight bootstrap (checked equal to build_report on the original sample)"
     else:
         boot = cells.exact(bench.build_report, items, parts, draws, list(point))

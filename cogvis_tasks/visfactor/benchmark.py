@@ -1,7 +1,7 @@
 """VisFactor as data + prompt + scoring: the pieces both harnesses use.
 
 ``samples`` turns released rows into core Samples (one per row) for a prompt
-condition (the loader's ``variant``) and subtest selection; ``score`` gives a row's result; ``oracle_response``
+condition (``samples(condition=...)``) and subtest selection; ``score`` gives a row's result; ``oracle_response``
 and ``random_response`` are the baseline answers in the format the prompt asks
 for (``{"answer": ...}``).
 """
@@ -59,17 +59,17 @@ def sample_from_row(row: data.Row, condition: str) -> Sample:
 
 def samples(
     subtests: Iterable[str] | None = None,
-    variant: str = "direct",
+    condition: str = "direct",
     local_path: str | os.PathLike[str] | None = None,
 ) -> list[Sample]:
     """Samples of the released set in file order, optionally for some subtests only."""
-    if variant not in CONDITIONS:
-        raise ValueError(f"unknown VisFactor prompt condition {variant!r}; expected one of {CONDITIONS}")
+    if condition not in CONDITIONS:
+        raise ValueError(f"unknown VisFactor prompt condition {condition!r}; expected one of {CONDITIONS}")
     wanted = None if subtests is None else {s.upper() for s in subtests}
     if wanted is not None and not wanted <= set(BY_ID):
         raise ValueError(f"unknown VisFactor subtest(s) {sorted(wanted - set(BY_ID))}")
     return [
-        sample_from_row(r, variant) for r in data.load_rows(local_path) if wanted is None or r.category_id in wanted
+        sample_from_row(r, condition) for r in data.load_rows(local_path) if wanted is None or r.category_id in wanted
     ]
 
 

@@ -24,7 +24,6 @@ DIRECT_OUTPUT = "Output: Respond"
 COT_OUTPUT = "Output: Solve the problem step-by-step. First, reason through the problem clearly. At the end, respond"
 
 CONDITIONS = ("direct", "cot")
-VARIANTS = CONDITIONS  # the name cli.py still reads
 
 
 def resolve_template(question: str, additional: str, where: tuple[str, object]) -> str:

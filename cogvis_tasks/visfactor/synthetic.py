@@ -158,9 +158,15 @@ def synthetic_rows(
     return rows
 
 
-def write_synthetic(out_dir: Path, items: int | None = None, seed: int = 0, fmt: str = "parquet") -> list[Path]:
-    """``out_dir/visfactor/test.parquet`` (``fmt="tsv"``: ``VisFactor.tsv``); ``items`` per subtest, None: released."""
+def write_synthetic(
+    out_dir: Path, items: int | None = None, seed: int = 0, fmt: str = "parquet", released_size: bool = False
+) -> list[Path]:
+    """``out_dir/visfactor/test.parquet`` (``fmt="tsv"``: ``VisFactor.tsv``); ``items`` per subtest, None or
+    ``released_size``: the released sizes."""
     from .files import write_parquet, write_tsv
+
+    if released_size:
+        items = None
 
     if items is not None and items < 1:
         raise ValueError(f"items must be at least 1, got {items}")

@@ -65,12 +65,15 @@ def sample_from_puzzle(p: data.Puzzle, condition: str) -> Sample:
 
 
 def samples(
-    subtests: Iterable[str] | None = None, variant: str | None = None, local_path: str | os.PathLike[str] | None = None
+    subtests: Iterable[str] | None = None,
+    condition: str | None = None,
+    local_path: str | os.PathLike[str] | None = None,
 ) -> list[Sample]:
-    """Samples of the requested prompt conditions (``subtests``; ``variant`` is a synonym)."""
-    if variant is not None and variant not in CONDITIONS:
-        raise ValueError(f"unknown VisualPuzzles prompt condition {variant!r}; expected {CONDITIONS}")
-    wanted = [s.lower() for s in subtests] if subtests is not None else [variant] if variant else list(CONDITIONS)
+    """Samples of the requested prompt conditions: the subtests are the conditions, so ``subtests`` (several) or
+    ``condition`` (one) selects them, ``subtests`` first."""
+    if condition is not None and condition not in CONDITIONS:
+        raise ValueError(f"unknown VisualPuzzles prompt condition {condition!r}; expected {CONDITIONS}")
+    wanted = [s.lower() for s in subtests] if subtests is not None else [condition] if condition else list(CONDITIONS)
     unknown = set(wanted) - set(CONDITIONS)
     if unknown:
         raise ValueError(f"unknown VisualPuzzles prompt condition(s) {sorted(unknown)}; expected {CONDITIONS}")

@@ -44,9 +44,11 @@ def _png(rgb: list[int]) -> bytes:
     return buf.getvalue()
 
 
-def samples(subtests: Iterable[str] | None = None, variant: str | None = None, local_path: Any = None) -> list[Sample]:
-    if (variant or "plain") != "plain":
-        raise ValueError(f"unknown toy condition {variant!r}")
+def samples(
+    subtests: Iterable[str] | None = None, condition: str | None = None, local_path: Any = None
+) -> list[Sample]:
+    if (condition or "plain") != "plain":
+        raise ValueError(f"unknown toy condition {condition!r}")
     wanted = None if subtests is None else set(subtests)
     out = []
     for row in json.loads((HERE / "items.json").read_text()):
