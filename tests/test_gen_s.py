@@ -70,7 +70,7 @@ def test_verifier_agrees_on_every_item(subtest: str) -> None:
         for index in range(n):
             item = gen.generate(11, index, cfg)
             gold = [row.answer for row in item.rows]
-            if ver.verify(item) != gold:
+            if ver.solve(item) != gold:
                 mismatches.append((name, index))
             assert item.metadata["difficulty"] == name
             assert item.metadata["params"] == dataclasses.asdict(cfg)
@@ -91,12 +91,12 @@ def test_verifiers_reject_corrupted_scenes() -> None:
     scene = json.loads(json.dumps(item.metadata["scene"]))
     view = scene["views"][0]["vertices"]
     view[0] = [view[0][0] + 9.0, view[0][1]]  # no longer congruent to the card
-    assert verify_s1.verify(dataclasses.replace(item, metadata={**item.metadata, "scene": scene}))[0] == "?"
+    assert verify_s1.solve(dataclasses.replace(item, metadata={**item.metadata, "scene": scene}))[0] == "?"
 
     item = ss3.generate(3, 0, ss3.PRESETS["normal"])
     scene = json.loads(json.dumps(item.metadata["scene"]))
     scene["buildings"] = [b for b in scene["buildings"] if str(b["number"]) != item.rows[0].answer]
-    assert verify_ss3.verify(dataclasses.replace(item, metadata={**item.metadata, "scene": scene})) == ["?", "?"]
+    assert verify_ss3.solve(dataclasses.replace(item, metadata={**item.metadata, "scene": scene})) == ["?", "?"]
     scene = json.loads(json.dumps(item.metadata["scene"]))
     route = scene["route"]
     scene["blocked"] = []  # reopening every street: the route is no longer the only shortest one
@@ -109,7 +109,7 @@ def test_verifiers_reject_corrupted_scenes() -> None:
             for r in item.rows
         ),
     )
-    assert verify_ss3.verify(corrupted) == ["?", "?"]
+    assert verify_ss3.solve(corrupted) == ["?", "?"]
 
 
 def test_s2_answer_searches_match_on_random_view_pairs() -> None:
@@ -307,8 +307,8 @@ def test_determinism(subtest: str) -> None:
         cfg, **{"S1": {"mirror_prob": 0.4}, "S2": {"same_prob": 0.4}, "SS3": {"blocked_fraction": 0.14}}[subtest]
     )
     assert gen.generate(42, 5, other).rows != first.rows  # the config is part of the item's seed
-    assert len(first.rows) == gen.ROWS_PER_ITEM
-    assert gen.SUBTEST == subtest and first.subtest == subtest and first.index == 5
+    assert len(first.rows) == base.rows_per_item(subtest)
+    assert gen.ID == subtest and first.subtest == subtest and first.index == 5
     assert gen.DEFAULT_ITEMS == {"S1": 20, "S2": 42, "SS3": 40}[subtest]
     assert set(gen.PRESETS) == {"easy", "normal", "hard"}
 

@@ -64,8 +64,8 @@ def corpus() -> dict[str, list[tuple[str, object, base.GeneratedItem]]]:
 
 @pytest.mark.parametrize("sid", sorted(GENERATORS))
 def test_verifier_agrees_on_every_item(corpus, sid):
-    verify = GENERATORS[sid][1].verify
-    mismatches = [(name, item.index) for name, _, item in corpus[sid] if verify(item) != [r.answer for r in item.rows]]
+    solve = GENERATORS[sid][1].solve
+    mismatches = [(name, item.index) for name, _, item in corpus[sid] if solve(item) != [r.answer for r in item.rows]]
     assert len(corpus[sid]) == 3 * PER_PRESET + len(CUSTOM[sid]) * PER_CUSTOM >= 1000
     assert mismatches == []
 
@@ -73,7 +73,7 @@ def test_verifier_agrees_on_every_item(corpus, sid):
 def test_vz1_answers_follow_the_pieces(corpus):
     for _, config, item in corpus["VZ1"]:
         answers = [r.answer for r in item.rows]
-        assert len(answers) == vz1.ROWS_PER_ITEM and set(answers) <= {"T", "F"}
+        assert len(answers) == vz1.N_CANDIDATES and set(answers) <= {"T", "F"}
         assert answers.count("T") == item.metadata["pieces"]
         assert config.pieces_min <= item.metadata["pieces"] <= config.pieces_max
 
@@ -169,13 +169,13 @@ def test_verifiers_catch_corrupted_scenes(corpus):
         moved = shifted.metadata["scene"]["candidates"][k]
         moved["polygon"] = [[str(Fraction(x) + Fraction(1, 3)), y] for x, y in moved["polygon"]]
         with pytest.raises(ValueError):
-            verify_vz1.verify(shifted)
+            verify_vz1.solve(shifted)
         twin = copy.deepcopy(item)  # a distractor replaced by a copy of a true piece: two tilings
         twin.metadata["scene"]["candidates"][truth.index("F")]["polygon"] = twin.metadata["scene"]["candidates"][k][
             "polygon"
         ]
         with pytest.raises(ValueError):
-            verify_vz1.verify(twin)
+            verify_vz1.solve(twin)
         caught += 2
     for _, _, item in corpus["VZ2"][:300]:
         truth = [r.answer for r in item.rows]
@@ -187,7 +187,7 @@ def test_verifiers_catch_corrupted_scenes(corpus):
             else:
                 scene["folds"][-1]["moving"] *= -1
             try:
-                assert verify_vz2.verify(bad) != truth
+                assert verify_vz2.solve(bad) != truth
             except ValueError:
                 pass
             caught += 1
@@ -196,7 +196,7 @@ def test_verifiers_catch_corrupted_scenes(corpus):
         if fold["line"] in ("h", "v"):
             on_crease.metadata["scene"]["punch"][0 if fold["line"] == "v" else 1] = float(fold["offset"])
             with pytest.raises(ValueError):
-                verify_vz2.verify(on_crease)
+                verify_vz2.solve(on_crease)
     assert caught == 2 * len(items) + 600 and len(items) >= 30
 
 
@@ -288,14 +288,14 @@ def test_impossible_configs_name_the_field(sid, kwargs, field):
 
 def test_presets_and_metadata():
     assert (vz1.DEFAULT_ITEMS, vz2.DEFAULT_ITEMS) == (48, 20)
-    assert vz1.SUBTEST == "VZ1" and vz2.SUBTEST == "VZ2" and vz1.ROWS_PER_ITEM == vz2.ROWS_PER_ITEM == 5
+    assert vz1.ID == "VZ1" and vz2.ID == "VZ2" and base.rows_per_item("VZ1") == base.rows_per_item("VZ2") == 5
     assert set(vz1.PRESETS) == set(vz2.PRESETS) == set(base.DIFFICULTIES)
     folds = {name: (c.folds_min, c.folds_max) for name, c in vz2.PRESETS.items()}
     assert folds == {"easy": (1, 1), "normal": (1, 3), "hard": (3, 5)}  # official table
     for module in (vz1, vz2):
-        for name, config in list(module.PRESETS.items()) + [("custom", CUSTOM[module.SUBTEST][0])]:
+        for name, config in list(module.PRESETS.items()) + [("custom", CUSTOM[module.ID][0])]:
             item = module.generate(1, 0, config)
-            assert item.metadata["difficulty"] == name and item.subtest == module.SUBTEST
+            assert item.metadata["difficulty"] == name and item.subtest == module.ID
             assert item.metadata["params"] == dataclasses.asdict(config)
             json.dumps(item.metadata)
 

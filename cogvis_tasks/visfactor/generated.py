@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from types import ModuleType
 
-from ..core.generation import generate_items, generator_module, settings
+from ..core.generation import generate_items, generator_module, settings, verifier_module
+from ..core.generator_contract import Generator, Verifier
 from ..core.sample import Sample
 from . import benchmark as released
 from .data import Row
-from .generators.base import DIFFICULTIES, GeneratedItem
+from .generators.base import DIFFICULTIES, GeneratedItem, rows_per_item  # noqa: F401  (rows_per_item: cogvis list)
 from .info import GENERATED as INFO  # noqa: F401  (part of the benchmark surface)
 from .info import GENERATED_SUBTESTS
 
@@ -32,8 +32,14 @@ chance = released.chance
 item_chance = released.item_chance
 
 
-def generator(subtest: str) -> ModuleType:
-    return generator_module(__package__, subtest, GENERATED_SUBTESTS)
+def generator(subtest: str) -> Generator:
+    """A subtest's generator module, checked against the generator contract."""
+    return generator_module(__package__, subtest, GENERATED_SUBTESTS, DIFFICULTIES)
+
+
+def verifier(subtest: str) -> Verifier:
+    """A subtest's independent verifier (``solve``, ``verify``), checked against the generator contract."""
+    return verifier_module(__package__, subtest, GENERATED_SUBTESTS)
 
 
 def items(subtest: str, difficulty: str, seed: int, n: int | None = None) -> Iterator[GeneratedItem]:

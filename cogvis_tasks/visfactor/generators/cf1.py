@@ -30,7 +30,6 @@ equal when a model's image processor resizes both images the same way.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from dataclasses import dataclass
 
@@ -315,14 +314,13 @@ class Config:
 
 
 PRESETS: dict[str, Config] = {"easy": Config(grid=5), "normal": Config(grid=6), "hard": Config(grid=7)}
-SUBTEST = "CF1"
-ROWS_PER_ITEM = 5
-DEFAULT_ITEMS = 32
+ID = "CF1"
+DEFAULT_ITEMS = base.released_items(ID)
 
 
 def generate(seed: int, index: int, config: Config, *, render: bool = True) -> base.GeneratedItem:
     """Item ``index`` of ``seed``. ``render=False`` skips the images (same scene and answers; for mass checks)."""
-    rng = base.item_rng(seed, SUBTEST, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     scene = build_scene(rng, config)
     unit, origin = layout(config)
     scene.update(unit_px=unit, image_size=config.image_size, line_width=config.line_width, pattern_origin=list(origin))
@@ -338,9 +336,4 @@ def generate(seed: int, index: int, config: Config, *, render: bool = True) -> b
             fig_png = base.png(_draw(fig, tuple(fig_origin), unit, config.image_size, config.line_width))
             images = (fig_png, pattern_png)
         rows.append(base.Row(QUESTION, images, "T" if present else "F"))
-    return base.GeneratedItem(
-        SUBTEST,
-        index,
-        tuple(rows),
-        {"difficulty": base.preset_name(config, PRESETS), "params": dataclasses.asdict(config), "scene": scene},
-    )
+    return base.make_item(ID, index, tuple(rows), config, PRESETS, scene)

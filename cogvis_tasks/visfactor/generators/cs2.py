@@ -12,7 +12,6 @@ partly visible.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 import random
@@ -172,13 +171,12 @@ PRESETS: dict[str, Config] = {
     "normal": Config(severity=0.4),
     "hard": Config(severity=0.45),
 }
-SUBTEST = "CS2"
-ROWS_PER_ITEM = 1
-DEFAULT_ITEMS = 50
+ID = "CS2"
+DEFAULT_ITEMS = base.released_items(ID)
 
 
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
-    rng = base.item_rng(seed, SUBTEST, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     words = word_list(config.word_source, config.top_n, config.min_len, config.max_len)
     if not words:
         raise ValueError(
@@ -220,14 +218,4 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         "ink_pixels": int(ink.sum()),
         "hidden_pixels": hidden,
     }
-    return base.GeneratedItem(
-        subtest=SUBTEST,
-        index=index,
-        rows=(base.Row(PROMPT, (base.png(image),), word),),
-        metadata={
-            "difficulty": base.preset_name(config, PRESETS),
-            "params": dataclasses.asdict(config),
-            "scene": scene,
-            "answer_space": 0,
-        },
-    )
+    return base.make_item(ID, index, (base.Row(PROMPT, (base.png(image),), word),), config, PRESETS, scene)
