@@ -201,13 +201,12 @@ def test_invalid_configs_raise_naming_the_field(name: str, gen_id: str) -> None:
 @pytest.mark.parametrize("name, gen_id", CASES)
 def test_items_are_pure_functions_of_seed_index_and_config(name: str, gen_id: str) -> None:
     gen = _generator(name, gen_id)
-    made = _items(name, gen_id)
-    for preset, item in made[::PER_PRESET]:  # item 0 of each preset, made again (after the others)
-        config = gen.PRESETS[preset]
-        assert item_bytes(gen.generate(SEED, 0, config)) == item_bytes(item)
-        assert item_bytes(gen.generate(SEED, 1, config)) != item_bytes(item)  # another index
-        assert item_bytes(gen.generate(SEED + 1, 0, config)) != item_bytes(item)  # another seed
-    assert item_bytes(made[1][1]) != item_bytes(gen.generate(SEED + 1, 0, gen.PRESETS[made[1][0]]))  # not seed + index
+    made = _items(name, gen_id)  # items 0, 1 of each preset in turn
+    (preset, first), (_, second) = made[:2]
+    assert item_bytes(gen.generate(SEED, 0, gen.PRESETS[preset])) == item_bytes(first)  # again, after the others
+    assert item_bytes(first) != item_bytes(second)  # another index
+    other_seed = item_bytes(gen.generate(SEED + 1, 0, gen.PRESETS[preset]))
+    assert other_seed != item_bytes(first) and other_seed != item_bytes(second)  # another seed, and not seed + index
     assert len({item_bytes(item) for _, item in made}) == len(made)  # the config is part of the item's seed
 
 

@@ -1,6 +1,7 @@
 """MT (Mental Transformation) generator: verified answers, distractor integrity, presets, validation, rendering.
 
-The shared checks (determinism, labels, answer spread, ink cues, release round trip) are in test_me_generators.py.
+The shared checks (labels, answer spread, ink cues, release round trip) are in test_me_generators.py, the generator
+contract (determinism included) in test_generator_contract.py.
 """
 
 from __future__ import annotations
