@@ -294,9 +294,6 @@ class Config:
     line_width: int = 4
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_range("grid", self.grid, 4, 12)
         base.check_range("figure_span", self.figure_span, 2, self.grid - 2)
         base.check_range("min_edges", self.min_edges, 4, (self.figure_span + 1) ** 2)

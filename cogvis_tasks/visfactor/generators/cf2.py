@@ -246,9 +246,6 @@ class Config:
     dot_gray: int = 160
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_range("grid", self.grid, 3, 10)
         n_edges = len(lattice_edges(self.grid))
         base.check_range("min_model_edges", self.min_model_edges, 2, n_edges // 2)

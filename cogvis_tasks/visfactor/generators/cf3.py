@@ -186,9 +186,6 @@ class Config:
     label_size: int = 22
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_range("rows", self.rows, 2, 12)
         base.check_range("cols", self.cols, 2, 12)
         base.check_range("min_steps", self.min_steps, 1, 12)

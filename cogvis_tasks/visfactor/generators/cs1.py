@@ -49,9 +49,6 @@ class Config:
     pictures_dir: str | None = None  # folder of labelled pictures instead of the built-in set
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_range("severity", self.severity, 0.0, 0.9)
         base.check_range("size", self.size, 96, 2048)
         lo, hi = self.stroke_width

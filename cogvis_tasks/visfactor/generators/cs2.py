@@ -149,9 +149,6 @@ class Config:
     blotch_radius: tuple[int, int] = (5, 14)
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_choice("word_source", self.word_source, WORD_SOURCES)
         base.check_range("max_letter_occlusion", self.max_letter_occlusion, 0.0, 0.9)
         base.check_range("severity", self.severity, 0.0, self.max_letter_occlusion)

@@ -55,9 +55,6 @@ class Config:
     pictures_dir: str | None = None
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_range("severity", self.severity, 0.0, 0.9)
         base.check_range("size", self.size, 96, 2048)
         lo, hi = self.snow_side

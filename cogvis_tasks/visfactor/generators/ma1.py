@@ -72,9 +72,6 @@ class Config:
     pictures_dir: str | None = None
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_range("pairs", self.pairs, 2, 90)  # 90 two-digit numbers
         base.check_range("study_size", self.study_size, 256, 4096)
         base.check_range("query_size", self.query_size, 64, 1024)

@@ -114,9 +114,6 @@ class Config:
     image_size: int = 256
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_range("min_vertices", self.min_vertices, 5, 12)
         base.check_range("max_vertices", self.max_vertices, self.min_vertices, 12)
         base.check_range("views", self.views, 1, 12)

@@ -178,9 +178,6 @@ class Config:
     image_size: int = 240
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         if not self.symmetry_orders or not set(self.symmetry_orders) <= {1, 2, 4}:
             raise ValueError(f"symmetry_orders must be a non-empty subset of (1, 2, 4), got {self.symmetry_orders!r}")
         if sum(SYMBOLS[s]["order"] in self.symmetry_orders for s in SYMBOLS) < 6:

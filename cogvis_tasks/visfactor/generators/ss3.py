@@ -130,9 +130,6 @@ class Config:
     cell_px: int = 84
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_range("rows", self.rows, 2, 12)
         base.check_range("cols", self.cols, 2, 12)
         base.check_range("buildings", self.buildings, 1, min(30, self.rows * self.cols))

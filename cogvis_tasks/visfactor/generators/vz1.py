@@ -201,9 +201,6 @@ class Config:
     image_size: int = 320
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_range("pieces_min", self.pieces_min, 2, N_CANDIDATES)
         base.check_range("pieces_max", self.pieces_max, self.pieces_min, N_CANDIDATES)
         base.check_range("size_min", self.size_min, 4, 16)

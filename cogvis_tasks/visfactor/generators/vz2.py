@@ -198,9 +198,6 @@ class Config:
     panel_size: int = 200
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_range("folds_min", self.folds_min, 1, 6)
         base.check_range("folds_max", self.folds_max, self.folds_min, 6)
         base.check_range("grid", self.grid, 4, 12)
