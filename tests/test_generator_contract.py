@@ -5,6 +5,7 @@ stored answer was altered. Family- and generator-specific checks live in test_ge
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import functools
 import hashlib
@@ -39,7 +40,7 @@ UNKNOWN = "no-such-value"  # a name no string option accepts
 
 def test_both_families_are_covered() -> None:
     assert {registry.info(name).family_name for name in SETS} == {"visfactor", "minds_eye"}
-    assert len(CASES) == 20
+    assert len(CASES) >= 20  # 12 VisFactor subtests and 8 Mind's Eye tasks today
 
 
 def _family(name: str) -> str:
@@ -282,3 +283,14 @@ def test_verifier_rejects_an_altered_answer(name: str, gen_id: str) -> None:
         derived,
     )
     assert str(err.value).startswith(f"generator {gen_id}, item {item.index}: stored answer {stated!r}")
+
+
+def test_a_scene_the_verifier_rejects_is_a_verification_error() -> None:
+    """A verifier's own ValueError (here: two DSC options show the t = 1 frame) reaches the caller as the one error."""
+    _, item = _items("minds_eye_gen", "DSC")[0]
+    record = copy.deepcopy(item.record)
+    wrong = (item.answer_index + 1) % 4
+    record["scene"]["options"][wrong] = record["scene"]["options"][item.answer_index]
+    with pytest.raises(VerificationError, match=r"re-derived None \(2 options show the t=1 frame") as err:
+        _verifier("minds_eye_gen", "DSC").verify(dataclasses.replace(item, record=record))
+    assert (err.value.generator, err.value.stored) == ("DSC", item.answer_index)
