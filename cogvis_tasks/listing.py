@@ -102,7 +102,7 @@ def details(name: str) -> list[str]:
         line = f"  {sub.id:<4} {sub.name:<34} {groups}{human}"
         if module is not None:
             gen = module.generator(sub.id)
-            rows = f"  {gen.ROWS_PER_ITEM} rows/item" if hasattr(gen, "ROWS_PER_ITEM") else ""
+            rows = f"  {module.rows_per_item(sub.id)} rows/item" if hasattr(module, "rows_per_item") else ""
             kinds = f"  distractors {', '.join(gen.DISTRACTOR_TYPES)}" if hasattr(gen, "DISTRACTOR_TYPES") else ""
             line = f"  {sub.id:<4} presets {', '.join(gen.PRESETS)}{rows}{kinds}  default {gen.DEFAULT_ITEMS} items"
         lines.append(line.rstrip())

@@ -1,4 +1,5 @@
-"""CS1 / CS2 / CS3 / MA1 generators and their picture source: verification, determinism, configs, rendering, round trip.
+"""CS1 / CS2 / CS3 / MA1 generators and their picture source: verification, seeds, configs, rendering, round trip
+(the generator contract, determinism included, is test_generator_contract.py).
 
 Every mass-checked item is fully rendered: the verifiers re-count ink on the PNGs
 (CS1-3) and find the query picture in the study image (MA1), so no render-free
@@ -91,26 +92,15 @@ def _gray(png: bytes) -> np.ndarray:
         return np.asarray(img.convert("L"))
 
 
-# ---------------------------------------------------------------- module contract
+# ---------------------------------------------------------------- prompts (module shape: test_generator_contract.py)
 
 
 @pytest.mark.parametrize("sid", sorted(MODULES))
-def test_module_contract(sid: str) -> None:
+def test_prompts_name_every_image(sid: str) -> None:
     mod = MODULES[sid][0]
-    assert mod.SUBTEST == sid
-    assert set(mod.PRESETS) == set(base.DIFFICULTIES)
-    assert mod.DEFAULT_ITEMS == {"CS1": 20, "CS2": 50, "CS3": 24, "MA1": 42}[sid]
-    assert mod.ROWS_PER_ITEM == 1
     presets = BUILTIN_CS2 if sid == "CS2" and not HAVE_WORDFREQ else mod.PRESETS
-    for name, config in presets.items():
-        item = mod.generate(0, 0, config)
-        assert len(item.rows) == mod.ROWS_PER_ITEM
-        assert item.subtest == sid and item.index == 0
-        if presets is mod.PRESETS:
-            assert item.metadata["difficulty"] == name
-        assert item.metadata["params"] == dataclasses.asdict(config)
-        json.dumps(item.metadata)
-        for row in item.rows:
+    for config in presets.values():
+        for row in mod.generate(0, 0, config).rows:
             assert row.question.startswith("Task: ") and "Output: Respond" in row.question
             assert sorted(map(int, re.findall(r"<IMAGE_(\d+)>", row.question))) == list(range(len(row.images)))
     assert mod.generate(0, 0, CUSTOM[sid][0]).metadata["difficulty"] == "custom"
@@ -135,7 +125,7 @@ def _check_chunk(job: tuple[str, str, object, range]) -> tuple[int, float, list[
         start = time.perf_counter()
         item = mod.generate(11, index, config)
         gen_time += time.perf_counter() - start
-        if ver.verify(item) != _answers(item):
+        if ver.solve(item) != _answers(item):
             mismatches.append((name, index))
         count += 1
     return count, gen_time, mismatches
@@ -197,7 +187,7 @@ def test_cs2_letters_stay_visible_and_severity_holds() -> None:
             item = cs2.generate(5, index, config)
             scene = item.metadata["scene"]
             shares.append(scene["hidden_pixels"] / scene["ink_pixels"])
-            assert verify_cs2.verify(item) == [scene["word"]]  # re-checks every letter's visible share
+            assert verify_cs2.solve(item) == [scene["word"]]  # re-checks every letter's visible share
         assert max(shares) <= config.severity
         # the per-letter cap can stop a word short of s; on average the target is met
         assert sum(shares) / len(shares) >= config.severity - cs2.TOLERANCE - 0.01
@@ -208,24 +198,24 @@ def test_verifiers_reject_tampering() -> None:
     scene = json.loads(json.dumps(item.metadata["scene"]))
     scene["strokes"] = scene["strokes"][:-1]
     with pytest.raises(ValueError):
-        verify_cs1.verify(dataclasses.replace(item, metadata={**item.metadata, "scene": scene}))
+        verify_cs1.solve(dataclasses.replace(item, metadata={**item.metadata, "scene": scene}))
     strict = {**item.metadata, "params": {**item.metadata["params"], "severity": 0.1}}
     with pytest.raises(ValueError, match="erased"):
-        verify_cs1.verify(dataclasses.replace(item, metadata=strict))
+        verify_cs1.solve(dataclasses.replace(item, metadata=strict))
 
     item = cs3.generate(1, 0, cs3.PRESETS["normal"])
     scene = json.loads(json.dumps(item.metadata["scene"]))
     scene["clutter"] = scene["clutter"][1:]
     with pytest.raises(ValueError, match="clutter"):
-        verify_cs3.verify(dataclasses.replace(item, metadata={**item.metadata, "scene": scene}))
+        verify_cs3.solve(dataclasses.replace(item, metadata={**item.metadata, "scene": scene}))
 
     item = cs2.generate(1, 0, BUILTIN_CS2["normal"])
     scene = {**item.metadata["scene"], "word_index": item.metadata["scene"]["word_index"] + 1}
     with pytest.raises(ValueError, match="spell"):
-        verify_cs2.verify(dataclasses.replace(item, metadata={**item.metadata, "scene": scene}))
+        verify_cs2.solve(dataclasses.replace(item, metadata={**item.metadata, "scene": scene}))
     strict = {**item.metadata, "params": {**item.metadata["params"], "max_letter_occlusion": 0.01}}
     with pytest.raises(ValueError, match="letter"):
-        verify_cs2.verify(dataclasses.replace(item, metadata=strict))
+        verify_cs2.solve(dataclasses.replace(item, metadata=strict))
 
     item = ma1.generate(1, 0, ma1.PRESETS["easy"])
     cells = [dict(c) for c in item.metadata["scene"]["cells"]]
@@ -233,39 +223,30 @@ def test_verifiers_reject_tampering() -> None:
         c["number"] = 10 + (c["number"] - 10 + 1) % 90
     scene = {**item.metadata["scene"], "cells": cells}
     with pytest.raises(ValueError, match="shows"):
-        verify_ma1.verify(dataclasses.replace(item, metadata={**item.metadata, "scene": scene}))
+        verify_ma1.solve(dataclasses.replace(item, metadata={**item.metadata, "scene": scene}))
     other = ma1.generate(2, 0, ma1.PRESETS["easy"])  # a query that is in no cell
     swapped = dataclasses.replace(
         item, rows=(dataclasses.replace(item.rows[0], images=(item.rows[0].images[0], other.rows[0].images[1])),)
     )
     if other.metadata["scene"]["query"] not in {c["picture"] for c in item.metadata["scene"]["cells"]}:
         with pytest.raises(ValueError, match="no single cell"):
-            verify_ma1.verify(swapped)
+            verify_ma1.solve(swapped)
 
 
-# ---------------------------------------------------------------- determinism
+# ---------------------------------------------------------------- seeds (determinism: test_generator_contract.py)
 
 
 @pytest.mark.parametrize("sid", sorted(MODULES))
-def test_determinism(sid: str) -> None:
+def test_cached_drawings_change_nothing_and_the_config_is_part_of_the_seed(sid: str) -> None:
     mod = MODULES[sid][0]
     config = BUILTIN_CS2["normal"] if sid == "CS2" else mod.PRESETS["normal"]
     first = [mod.generate(42, k, config) for k in range(6)]
     objects._render_cached.cache_clear()  # no help from cached drawings
     again = mod.generate(42, 4, config)  # alone, not after items 0..3
     assert again.rows == first[4].rows and again.metadata == first[4].metadata
-    assert [i.rows for i in first] == [mod.generate(42, k, config).rows for k in range(6)]
-    other_seed = [mod.generate(43, k, config) for k in range(6)]
-    assert all(a.rows != b.rows for a, b in zip(first, other_seed, strict=True))
     assert len({i.rows[0].images[0] for i in first}) == 6
     changed = dataclasses.replace(config, **({"pairs": 22} if sid == "MA1" else {"severity": 0.41}))
     assert all(mod.generate(42, k, changed).rows != first[k].rows for k in range(6))
-
-
-def test_seed_index_streams_do_not_overlap() -> None:
-    a = cs1.generate(42, 1, cs1.PRESETS["easy"])
-    b = cs1.generate(43, 0, cs1.PRESETS["easy"])
-    assert a.rows != b.rows
 
 
 def test_picture_drawing_is_deterministic() -> None:
@@ -408,13 +389,13 @@ def test_load_folder_from_file_names(tmp_path: Path) -> None:
         item = cs1.generate(0, index, config)
         assert item.metadata["scene"]["source"] == "folder"
         assert item.rows[0].answer in {"bicycle,bike", "cup,mug", "tree"}
-        assert verify_cs1.verify(item) == _answers(item)
+        assert verify_cs1.solve(item) == _answers(item)
     item = cs3.generate(0, 0, cs3.Config(pictures_dir=str(tmp_path)))
-    assert verify_cs3.verify(item) == _answers(item)
+    assert verify_cs3.solve(item) == _answers(item)
     with pytest.raises(ValueError, match="pairs"):
         ma1.Config(pairs=4, pictures_dir=str(tmp_path))
     item = ma1.generate(0, 0, ma1.Config(pairs=3, pictures_dir=str(tmp_path)))
-    assert verify_ma1.verify(item) == _answers(item)
+    assert verify_ma1.solve(item) == _answers(item)
 
 
 def test_load_folder_from_labels_json(tmp_path: Path) -> None:
@@ -429,7 +410,7 @@ def test_load_folder_from_labels_json(tmp_path: Path) -> None:
         ("c.png", ("car", "auto")),
     ]
     item = ma1.generate(3, 1, ma1.Config(pairs=3, pictures_dir=str(tmp_path)))
-    assert verify_ma1.verify(item) == _answers(item)
+    assert verify_ma1.solve(item) == _answers(item)
 
 
 @pytest.mark.parametrize(

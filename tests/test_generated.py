@@ -63,10 +63,7 @@ def test_in_memory_sets_match_the_official_structure() -> None:
     assert all(len(items) == 2 for items in by_subtest.values())
     assert sum(generated.generator(s).DEFAULT_ITEMS for s in generated.GENERATED_SUBTESTS) == 482
     assert (
-        sum(
-            generated.generator(s).DEFAULT_ITEMS * generated.generator(s).ROWS_PER_ITEM
-            for s in generated.GENERATED_SUBTESTS
-        )
+        sum(generated.generator(s).DEFAULT_ITEMS * generated.rows_per_item(s) for s in generated.GENERATED_SUBTESTS)
         == 1508
     )
     again = generated.samples(preset="normal", seed=3, n=2)

@@ -56,7 +56,7 @@ def _answer(option_types: list[str]) -> int:
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_verifier_agrees_on_every_item(name: str) -> None:
     for index, (scene, option_types) in enumerate(_plans(name)):
-        assert verify_dsc.verify({"scene": scene}) == _answer(option_types), (name, index)
+        assert verify_dsc.solve_scene(scene) == _answer(option_types), (name, index)
         assert option_types.count(base.CORRECT) == 1
         assert set(option_types) - {base.CORRECT} <= set(dsc.DISTRACTOR_TYPES), option_types
 
@@ -68,7 +68,7 @@ def test_generated_items_draw_their_plan(name: str) -> None:
         item = dsc.generate(SEED, index, CONFIGS[name])
         scene, option_types = _plans(name)[index]
         assert item.scene == scene and item.record["option_types"] == option_types
-        assert verify_dsc.verify(item.record) == item.answer_index
+        assert verify_dsc.solve(item) == item.answer_index
         assert item.record["fifth_label"] == f"({'abcd'[item.answer_index]})"
 
 
@@ -338,16 +338,16 @@ def test_verifier_catches_a_duplicate_answer_and_a_wrong_top_row() -> None:
     wrong = (item.answer_index + 1) % 4
     record["scene"]["options"][wrong] = copy.deepcopy(record["scene"]["options"][item.answer_index])
     with pytest.raises(ValueError, match="2 options"):
-        verify_dsc.verify(record)
+        verify_dsc.solve_scene(record["scene"])
     record = copy.deepcopy(item.record)
     moving = next(s for s in record["scene"]["shapes"] if s["motion"] is not None)
     moving["start"]["cx"] += 0.2
     with pytest.raises(ValueError, match="does not follow"):
-        verify_dsc.verify(record)
+        verify_dsc.solve_scene(record["scene"])
     record = copy.deepcopy(item.record)
     del record["scene"]["options"][item.answer_index]
     with pytest.raises(ValueError, match="0 options"):
-        verify_dsc.verify(record)
+        verify_dsc.solve_scene(record["scene"])
 
 
 def test_motion_formulas() -> None:

@@ -54,7 +54,7 @@ def _elements(figure: dict, levels: list[int]) -> list[np.ndarray]:
 def test_verifier_agrees_on_every_item(config: hpe.Config, count: int) -> None:
     for index in range(count):
         item = hpe.generate(2026, index, config)
-        assert verify_hpe.verify(item.record) == item.answer_index, index
+        assert verify_hpe.solve(item) == item.answer_index, index
         types = item.record["option_types"]
         assert types.count(base.CORRECT) == 1 and all(t in hpe.DISTRACTOR_TYPES for t in types if t != base.CORRECT)
         figures = item.scene["figures"]
@@ -334,7 +334,7 @@ def test_recursion_check_accepts_rules_and_rejects_near_misses() -> None:
     record = copy.deepcopy(item.record)
     record["scene"]["figures"][item.answer_index] = copy.deepcopy(regular[0])
     with pytest.raises(ValueError, match="0 figures"):
-        verify_hpe.verify(record)
+        verify_hpe.solve_scene(record["scene"])
 
 
 def test_every_family_builds_an_exact_rule() -> None:

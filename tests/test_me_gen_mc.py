@@ -195,7 +195,7 @@ def test_net_colour_is_the_answer_as_often_as_any_option() -> None:
 def test_verify_returns_the_answer_index() -> None:
     for index in range(6):
         item = mc.generate(2, index, mc.PRESETS["hard"])
-        assert verify_mc.verify(_record(item)) == item.answer_index == "abcd".index(item.record["answer"])
+        assert verify_mc.solve_scene(_record(item)["scene"]) == item.answer_index == "abcd".index(item.record["answer"])
 
 
 def _corrupt(record: dict, change) -> dict:
@@ -230,9 +230,9 @@ def test_verifier_rejects_corrupted_scenes() -> None:
     def wrong_hinges(scene):
         scene["net"]["hinges"] = scene["net"]["hinges"][1:]
 
-    assert verify_mc.verify(record) == answer
+    assert verify_mc.solve_scene(record["scene"]) == answer
     for change in (stretch, replace_correct, duplicate_correct, detach_face, bend_face, wrong_hinges):
-        assert verify_mc.verify(_corrupt(record, change)) == -1, change.__name__
+        assert verify_mc.solve_scene(_corrupt(record, change)["scene"]) == -1, change.__name__
 
     def mirror_net(scene):  # a mirrored net folds into the mirror image: the same (achiral) solid
         scene["net"]["faces"] = [[[-x, y] for x, y in f] for f in scene["net"]["faces"]]
@@ -244,7 +244,7 @@ def test_verifier_rejects_corrupted_scenes() -> None:
         scene["net"]["hinges"] = [[order.index(a), order.index(b)] for a, b in scene["net"]["hinges"]]
 
     for change in (mirror_net, shuffle_faces):
-        assert verify_mc.verify(_corrupt(record, change)) == answer, change.__name__
+        assert verify_mc.solve_scene(_corrupt(record, change)["scene"]) == answer, change.__name__
 
 
 def _unit_squares(cells: list[tuple[int, int]], size: float = 50.0) -> list[list[list[float]]]:
@@ -413,15 +413,6 @@ def test_solids_are_closed_convex_polyhedra() -> None:
 def test_config_validation_names_the_field(kwargs: dict, field: str) -> None:
     with pytest.raises(ValueError, match=field):
         mc.Config(**kwargs)
-
-
-def test_determinism() -> None:
-    cfg = mc.PRESETS["hard"]
-    first = mc.generate(42, 5, cfg)
-    mc.generate(42, 4, cfg)
-    again = mc.generate(42, 5, cfg)
-    assert first.image == again.image and first.record == again.record
-    assert mc.generate(43, 5, cfg).image != first.image and mc.generate(42, 6, cfg).image != first.image
 
 
 # ---------------------------------------------------------------- drawing

@@ -1,6 +1,7 @@
 """MT (Mental Transformation) generator: verified answers, distractor integrity, presets, validation, rendering.
 
-The shared checks (determinism, labels, answer spread, ink cues, release round trip) are in test_me_generators.py.
+The shared checks (labels, answer spread, ink cues, release round trip) are in test_me_generators.py, the generator
+contract (determinism included) in test_generator_contract.py.
 """
 
 from __future__ import annotations
@@ -61,8 +62,8 @@ def test_verifier_agrees_on_every_item() -> None:
     checked, mismatches = 0, []
     for name, cfg, n in configs:
         for item in _items(cfg, n):
-            found = verify_mt.matches(item.record)
-            if found != [item.answer_index] or verify_mt.verify(item.record) != item.answer_index:
+            found = verify_mt.matches(item.scene)
+            if found != [item.answer_index] or verify_mt.solve(item) != item.answer_index:
                 mismatches.append((name, item.index, found, item.answer_index))
             assert item.record["difficulty"] == name
             checked += 1
@@ -111,22 +112,28 @@ def test_the_verifier_can_disagree() -> None:
     k = item.answer_index
     record = copy.deepcopy(item.record)
     record["scene"]["options"][k] = _reflected(record["scene"]["options"][k])
-    assert verify_mt.matches(record) == [] and verify_mt.verify(record) == -1
+    assert verify_mt.matches(record["scene"]) == [] and verify_mt.solve_scene(record["scene"]) == -1
 
     record = copy.deepcopy(item.record)
     colours = record["scene"]["options"][k]["colours"]
     record["scene"]["options"][k]["colours"] = colours[1:] + colours[:1]
-    assert verify_mt.verify(record) in (-1, *[i for i, t in enumerate(item.record["option_types"]) if t == "rotate2"])
-    assert verify_mt.matches(record) != [k]
+    assert verify_mt.solve_scene(record["scene"]) in (
+        -1,
+        *[i for i, t in enumerate(item.record["option_types"]) if t == "rotate2"],
+    )
+    assert verify_mt.matches(record["scene"]) != [k]
 
     record = copy.deepcopy(item.record)
     other = (k + 1) % 4
     record["scene"]["options"][other] = copy.deepcopy(record["scene"]["original"])
-    assert sorted(verify_mt.matches(record)) == sorted([k, other]) and verify_mt.verify(record) == -1
+    assert (
+        sorted(verify_mt.matches(record["scene"])) == sorted([k, other])
+        and verify_mt.solve_scene(record["scene"]) == -1
+    )
 
     record = copy.deepcopy(item.record)
     record["scene"]["options"][k]["centres"][0][0] += 0.4  # off the lattice: no polycube
-    assert verify_mt.voxels(record["scene"]["options"][k]) is None and verify_mt.verify(record) == -1
+    assert verify_mt.voxels(record["scene"]["options"][k]) is None and verify_mt.solve_scene(record["scene"]) == -1
 
 
 def test_rotation_groups_agree() -> None:
@@ -158,7 +165,7 @@ def test_likeness_to_the_original_does_not_find_the_answer() -> None:
             n += 1
     for cfg in mt.PRESETS.values():
         for index in range(40):
-            built = mt.build(base.item_rng(31, mt.TASK, index, cfg), cfg)
+            built = mt.build(base.item_rng(31, mt.ID, index, cfg), cfg)
             d = [mt.unlikeness(built.original, f) for f in [built.correct, *(f for _, f in built.distractors)]]
             ranks[sum(x < d[0] for x in d[1:])] += 1
     bound = 0.25 + 3 * math.sqrt(0.25 * 0.75 / n)
@@ -325,7 +332,7 @@ def test_every_cube_is_clearly_visible() -> None:
     directions; checked on a finer id buffer than the generator's."""
     for name, cfg in mt.PRESETS.items():
         for index in range(12):
-            built = mt.build(base.item_rng(SEED, mt.TASK, index, cfg), cfg)
+            built = mt.build(base.item_rng(SEED, mt.ID, index, cfg), cfg)
             item = mt.generate(SEED, index, cfg)
             assert np.allclose(np.array(item.scene["original"]["centres"]), built.original.centres, atol=1e-5)
             assert mt.visible_shares(built.original, unit=48).min() >= mt.MIN_VISIBLE_ORIGINAL * 0.9, name

@@ -43,7 +43,7 @@ def test_verifier_agrees_on_every_item(fast_png: None) -> None:
     for name, cfg, n in _configs():
         for index in range(n):
             item = pf.generate(5, index, cfg)
-            if verify_pf.verify(item.record) != item.answer_index:
+            if verify_pf.solve(item) != item.answer_index:
                 mismatches.append((name, index))
             assert item.record["difficulty"] == name
             checked += 1
@@ -65,13 +65,13 @@ def test_verifier_can_disagree() -> None:
     item = pf.generate(3, 1, pf.PRESETS["medium"])
     scene = copy.deepcopy(item.scene)
     scene["folds"][-1]["flap_sign"] *= -1  # the other side folds over: another hole pattern
-    assert verify_pf.verify({"scene": scene}) != item.answer_index
+    assert verify_pf.solve_scene(scene) != item.answer_index
     scene = copy.deepcopy(item.scene)
     scene["punched"] = [[p[0] + 1.0, p[1]] for p in scene["punched"]]
-    assert verify_pf.verify({"scene": scene}) != item.answer_index
+    assert verify_pf.solve_scene(scene) != item.answer_index
     scene = copy.deepcopy(item.scene)
     scene["options"][(item.answer_index + 1) % 4] = scene["options"][item.answer_index]  # two right answers
-    assert verify_pf.verify({"scene": scene}) == -1
+    assert verify_pf.solve_scene(scene) == -1
 
 
 def test_every_fold_changes_the_answer(fast_png: None) -> None:

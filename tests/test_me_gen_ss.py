@@ -76,14 +76,14 @@ def test_verifier_agrees_on_every_item(checked: list[Checked]) -> None:
 
 def test_verify_returns_the_answer_and_can_disagree() -> None:
     item = ss.generate(3, 0, ss.PRESETS["hard"])
-    assert verify_ss.verify(item.record) == item.answer_index
+    assert verify_ss.solve(item) == item.answer_index
     scene = copy.deepcopy(item.scene)
     other = (item.answer_index + 1) % 4
     scene["options"][other]["strokes"][0][0][0] += 15.0  # a second lopsided drawing: no single answer
-    assert verify_ss.verify({"scene": scene}) == -1
+    assert verify_ss.solve_scene(scene) == -1
     scene = copy.deepcopy(item.scene)
     scene["options"][item.answer_index] = scene["options"][other]  # no asymmetric drawing at all
-    assert verify_ss.verify({"scene": scene}) == -1
+    assert verify_ss.solve_scene(scene) == -1
 
 
 def test_symmetry_measure_on_known_shapes() -> None:

@@ -44,7 +44,7 @@ def _answer(option_types: list[str]) -> int:
 def test_verifier_agrees_on_every_item(name: str) -> None:
     concepts = collections.Counter()
     for index, (scene, option_types, _) in enumerate(_plans(name)):
-        assert verify_vcs.verify({"scene": scene}) == _answer(option_types), (name, index, scene["concept"])
+        assert verify_vcs.solve_scene(scene) == _answer(option_types), (name, index, scene["concept"])
         assert set(option_types) - {base.CORRECT} <= set(vcs.DISTRACTOR_TYPES), option_types
         concepts[scene["concept"]] += 1
     assert set(concepts) == set(CONFIGS[name].concepts)  # every concept of the config occurs
@@ -58,11 +58,11 @@ def test_verifier_rejects_scenes_without_a_single_violation() -> None:
             two = copy.deepcopy(scene)
             two["figures"][other] = copy.deepcopy(scene["figures"][answer])
             with pytest.raises(ValueError):
-                verify_vcs.verify({"scene": two})
+                verify_vcs.solve_scene(two)
             none = copy.deepcopy(scene)
             none["figures"][answer] = copy.deepcopy(scene["figures"][other])
             with pytest.raises(ValueError):
-                verify_vcs.verify({"scene": none})
+                verify_vcs.solve_scene(none)
 
 
 def _square(x: float, y: float, r: float) -> list[list[float]]:

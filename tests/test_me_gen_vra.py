@@ -44,7 +44,7 @@ def _answer(option_types: list[str]) -> int:
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_verifier_agrees_on_every_item(name: str) -> None:
     for index, (scene, option_types, _) in enumerate(_plans(name)):
-        assert verify_vra.verify({"scene": scene}) == _answer(option_types), (name, index)
+        assert verify_vra.solve_scene(scene) == _answer(option_types), (name, index)
         assert option_types.count(base.CORRECT) == 1
         assert set(option_types) - {base.CORRECT} <= set(vra.DISTRACTOR_TYPES), option_types
 
@@ -108,11 +108,11 @@ def test_verifier_rejects_scenes_without_a_single_odd_figure() -> None:
         two_odd = copy.deepcopy(scene)
         two_odd["figures"][other] = copy.deepcopy(scene["figures"][answer])
         with pytest.raises(ValueError):
-            verify_vra.verify({"scene": two_odd})
+            verify_vra.solve_scene(two_odd)
         none_odd = copy.deepcopy(scene)
         none_odd["figures"][answer] = copy.deepcopy(scene["figures"][other])
         with pytest.raises(ValueError):
-            verify_vra.verify({"scene": none_odd})
+            verify_vra.solve_scene(none_odd)
 
 
 def test_verifier_measures_known_figures() -> None:

@@ -19,9 +19,9 @@ import json
 import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from types import ModuleType
 
-from ..core.generation import generate_items, generator_module, settings
+from ..core.generation import generate_items, generator_module, settings, verifier_module
+from ..core.generator_contract import Generator, Verifier
 from ..core.sample import Sample
 from . import benchmark as released
 from . import data, info, prompt
@@ -47,8 +47,14 @@ chance = released.chance
 item_chance = released.item_chance
 
 
-def generator(task: str) -> ModuleType:
-    return generator_module(__package__, task, GENERATED_TASKS)
+def generator(task: str) -> Generator:
+    """A task's generator module, checked against the generator contract."""
+    return generator_module(__package__, task, GENERATED_TASKS, DIFFICULTIES)
+
+
+def verifier(task: str) -> Verifier:
+    """A task's independent verifier (``solve``, ``verify``), checked against the generator contract."""
+    return verifier_module(__package__, task, GENERATED_TASKS)
 
 
 @functools.cache

@@ -11,14 +11,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-from ..core.generation import generate_items, generator_module, settings
+from ..core.generation import generate_items, generator_module, settings, verifier_module
+from ..core.generator_contract import Generator, Verifier
 from ..core.sample import Sample
 from . import benchmark as released
 from .data import Row
-from .generators.base import DIFFICULTIES, GeneratedItem, official_rows
+from .generators.base import DIFFICULTIES, GeneratedItem, official_rows, rows_per_item  # noqa: F401  (rows_per_item: cogvis list)
 from .info import GENERATED as INFO  # noqa: F401  (part of the benchmark surface)
 from .info import GENERATED_SUBTESTS
 from .info import NAME as FAMILY
@@ -39,8 +39,14 @@ chance = released.chance
 item_chance = released.item_chance
 
 
-def generator(subtest: str) -> ModuleType:
-    return generator_module(__package__, subtest, GENERATED_SUBTESTS)
+def generator(subtest: str) -> Generator:
+    """A subtest's generator module, checked against the generator contract."""
+    return generator_module(__package__, subtest, GENERATED_SUBTESTS, DIFFICULTIES)
+
+
+def verifier(subtest: str) -> Verifier:
+    """A subtest's independent verifier (``solve``, ``verify``), checked against the generator contract."""
+    return verifier_module(__package__, subtest, GENERATED_SUBTESTS)
 
 
 def items(subtest: str, difficulty: str, seed: int, n: int | None = None) -> Iterator[GeneratedItem]:

@@ -6,7 +6,8 @@ is one 1024x1024 PNG plus its ``annotations.json`` record in the released schema
 (question, the task's answer field in the release's letter format, the task's extra
 fields) and, for every task, ``difficulty``, ``option_types`` (the distractor type of
 each option in order; the answer's entry is ``"correct"``) and ``scene`` (what a
-verifier needs to re-derive the answer by another method).
+verifier needs to re-derive the answer by another method). A verifier's ``solve(item)`` returns the answer
+index; it reads the scene only (``solve_scene(scene)``), so planned scenes can be checked without drawing them.
 
 Options share one look: panels of equal size in a grid, each labelled under its panel
 by :func:`draw_label` with one font, size and position, so nothing but the content
@@ -19,13 +20,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
-from ...core.generation import check_choice, check_range, png, preset_name  # noqa: F401  (the generators' toolkit)
+from ...core.generation import check_choice, check_range, check_solved, png, preset_name  # noqa: F401  (the generators' toolkit)
 from ...core.rng import rng_for
 from ..tasks import BY_ID, CORRECT
 
@@ -99,6 +100,18 @@ class GeneratedItem:
     @property
     def scene(self) -> dict[str, Any]:
         return self.record["scene"]
+
+
+def stated_answer(item: GeneratedItem) -> int | None:
+    """The option index the record's answer field states (what a model is scored against); None if none."""
+    spec = BY_ID[item.task]
+    stated = item.record.get(spec.answer_field)
+    return next((k for k in range(spec.options) if release_letter(item.task, k) == stated), None)
+
+
+def verify(item: GeneratedItem, solve: Callable[[GeneratedItem], int]) -> None:
+    """Raise ``VerificationError`` unless ``solve`` re-derives the answer the record states."""
+    check_solved(item.task, item.index, stated_answer(item), lambda: solve(item))
 
 
 def item_rng(seed: int, task: str, index: int, config: Any) -> random.Random:

@@ -79,7 +79,7 @@ from PIL import Image, ImageDraw
 
 from . import base
 
-TASK = "DSC"
+ID = "DSC"
 DEFAULT_ITEMS = 100
 DISTRACTOR_TYPES = ("wrong_sign", "wrong_rate", "wrong_time", "wrong_motion", "copied_motion", "swap", "double")
 PAIR_LURES = ("copied_motion", "copied_motion", "wrong_sign", "wrong_rate", "wrong_time", "wrong_motion")
@@ -849,7 +849,7 @@ def plan(seed: int, index: int, config: Config) -> tuple[dict[str, Any], list[st
     Split out so statistics over many items (answer cues, option structure) need not pay for
     rendering and PNG encoding; :func:`generate` draws exactly this scene.
     """
-    rng = base.item_rng(seed, TASK, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     for _ in range(MAX_TRIES):
         draft = _candidate(rng, config)
         if draft is not None:
@@ -898,5 +898,5 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     scene, option_types = plan(seed, index, config)
     extra = {"answer": _describe([s["name"] for s in scene["shapes"]], [s["motion"] for s in scene["shapes"]])}
     return base.make_item(
-        TASK, seed, index, _render(scene), option_types, base.preset_name(config, PRESETS), scene, extra
+        ID, seed, index, _render(scene), option_types, base.preset_name(config, PRESETS), scene, extra
     )

@@ -74,7 +74,7 @@ from PIL import Image, ImageDraw
 from ...core.rng import rng_for
 from . import base
 
-TASK = "HPE"
+ID = "HPE"
 DEFAULT_ITEMS = 100
 
 SIMPLE_FAMILIES = ("nested_circles", "concentric_polygons", "binary_tree", "sierpinski_triangle")
@@ -729,7 +729,7 @@ def odd_family(seed: int, index: int, config: Config) -> str:
     families = eligible_families(config)
     run, place = divmod(index, len(families))
     key = json.dumps(dataclasses.asdict(config), sort_keys=True)
-    rng_for(seed, "minds-eye-generator", TASK, "odd-family", run, key).shuffle(families)
+    rng_for(seed, "minds-eye-generator", ID, "odd-family", run, key).shuffle(families)
     return families[place]
 
 
@@ -769,7 +769,7 @@ def _scene_figure(fig: dict[str, Any]) -> dict[str, Any]:
 
 
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
-    rng = base.item_rng(seed, TASK, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     boxes = base.grid_boxes(2, 2)
     family = odd_family(seed, index, config)
     for _ in range(MAX_TRIES):
@@ -794,4 +794,4 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         "option_boxes": [list(box) for box in boxes],
         "params": {**dataclasses.asdict(config), "odd_family": odd["family"], "depths": [f["depth"] for f in options]},
     }
-    return base.make_item(TASK, seed, index, img, option_types, base.preset_name(config, PRESETS), scene)
+    return base.make_item(ID, seed, index, img, option_types, base.preset_name(config, PRESETS), scene)

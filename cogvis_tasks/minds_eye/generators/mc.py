@@ -73,7 +73,7 @@ from PIL import Image, ImageDraw
 
 from . import base
 
-TASK = "MC"
+ID = "MC"
 DEFAULT_ITEMS = 100
 DISTRACTOR_TYPES = ("similar_faces", "net_colour", "other")
 
@@ -685,7 +685,7 @@ def _solid_scene(solid: Solid, view: np.ndarray, colour: str, size: float) -> di
 
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     """One item: the correct solid cut open into the net, three distractor solids, colours, views, the drawing."""
-    rng = base.item_rng(seed, TASK, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     correct, wrong = choose_solids(rng, config)
     solid = BUILDERS[correct](rng)
     left, top, right, bottom = base.content_box(NET_BOX)
@@ -726,4 +726,4 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         "net_color": net_colour,
         "option_colors": colours,
     }
-    return base.make_item(TASK, seed, index, img, types, base.preset_name(config, PRESETS), scene, extra)
+    return base.make_item(ID, seed, index, img, types, base.preset_name(config, PRESETS), scene, extra)

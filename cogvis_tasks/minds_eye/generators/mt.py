@@ -64,7 +64,7 @@ from PIL import Image, ImageDraw
 from ..tasks import MT_CORRECT_TYPE, MT_DISTRACTOR_TYPES
 from . import base
 
-TASK = "MT"
+ID = "MT"
 DEFAULT_ITEMS = 100
 DISTRACTOR_TYPES = MT_DISTRACTOR_TYPES  # ("mirror", "mirror2", "similar", "rotate2")
 AXIS_NAMES = ("x", "y", "z")
@@ -771,7 +771,7 @@ def _scene_figure(fig: Figure, origin: tuple[float, float]) -> dict:
 
 
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
-    rng = base.item_rng(seed, TASK, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     built = build(rng, config)
     options, option_types = base.place_options(rng, built.correct, built.distractors)
     original_box, option_boxes = layout()
@@ -803,4 +803,4 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         "candidate_order": [MT_CORRECT_TYPE if t == base.CORRECT else t for t in option_types],
     }
     difficulty = base.preset_name(config, PRESETS)
-    return base.make_item(TASK, seed, index, img, option_types, difficulty=difficulty, scene=scene, extra=extra)
+    return base.make_item(ID, seed, index, img, option_types, difficulty=difficulty, scene=scene, extra=extra)

@@ -60,7 +60,7 @@ from PIL import Image, ImageDraw
 
 from . import base
 
-TASK = "PF"
+ID = "PF"
 DEFAULT_ITEMS = 100
 
 SHAPES = ("square", "hexagon")
@@ -826,7 +826,7 @@ def fold_record(shape: str, outline: list[IntVec], line: Line) -> dict:
 
 
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
-    rng = base.item_rng(seed, TASK, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     shape, lines, punched, holes, foils = build(rng, config)
     options, option_types = base.place_options(rng, holes, foils)
     img, geometry = render(shape, lines, punched, options)
@@ -850,4 +850,4 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         },
     }
     extra = {"folds": "Diagonal" if any(f["kind"] == "diagonal" for f in folds) else "Vertical/Horizontal"}
-    return base.make_item(TASK, seed, index, img, option_types, base.preset_name(config, PRESETS), scene, extra)
+    return base.make_item(ID, seed, index, img, option_types, base.preset_name(config, PRESETS), scene, extra)

@@ -60,7 +60,7 @@ from PIL import Image, ImageDraw
 
 from . import base
 
-TASK = "SS"
+ID = "SS"
 DEFAULT_ITEMS = 100
 
 KINDS = ("reflection", "rotation2", "rotation3", "rotation4", "rotation5", "rotation6")
@@ -471,7 +471,7 @@ def draw_angle(rng: random.Random, config: Config) -> float:
 
 
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
-    rng = base.item_rng(seed, TASK, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     odd_angle = draw_angle(rng, config)
     odd, odd_zoom = asymmetric_figure(rng, odd_angle, config)
     kinds = [rng.choice(config.kinds) for _ in range(3)]
@@ -496,5 +496,5 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         "params": {**dataclasses.asdict(config), "symmetric_kinds": kinds},
     }
     return base.make_item(
-        TASK, seed, index, img, option_types, base.preset_name(config, PRESETS), scene, {"answer": ANSWER_TEXT}
+        ID, seed, index, img, option_types, base.preset_name(config, PRESETS), scene, {"answer": ANSWER_TEXT}
     )

@@ -49,7 +49,7 @@ from PIL import Image, ImageDraw
 
 from . import base
 
-TASK = "VCS"
+ID = "VCS"
 DEFAULT_ITEMS = 100
 
 CONCEPTS = (
@@ -715,7 +715,7 @@ def _scene_figure(figure: Figure) -> dict:
 
 def plan(seed: int, index: int, config: Config) -> tuple[dict, list[str], dict]:
     """The item without its picture: scene, option types and released extra fields (all the rng draws happen here)."""
-    rng = base.item_rng(seed, TASK, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     concept = rng.choice(config.concepts)
     conform, odd, shared = _figures(rng, concept, config.deviation)
     figures, option_types = base.place_options(rng, odd, [(f"conform_{f.surface}", f) for f in conform])
@@ -738,5 +738,5 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         draw_figure(img, fig)
     base.draw_option_labels(img, [tuple(b) for b in scene["option_boxes"]])
     return base.make_item(
-        TASK, seed, index, img, option_types, difficulty=base.preset_name(config, PRESETS), scene=scene, extra=extra
+        ID, seed, index, img, option_types, difficulty=base.preset_name(config, PRESETS), scene=scene, extra=extra
     )

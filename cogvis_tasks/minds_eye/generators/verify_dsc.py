@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from . import base
 from .dsc import SHAPES  # shared constant: the outlines that are drawn
 
 TOLERANCE = 0.03  # world units (about 3 px)
@@ -109,8 +110,19 @@ def _looks_like(shapes: list[dict[str, Any]], t: float, poses: list[dict[str, fl
     )
 
 
-def verify(record: dict[str, Any]) -> int:
-    scene = record["scene"]
+def solve(item: base.GeneratedItem) -> int:
+    """The answer index re-derived from the item's scene alone (:func:`solve_scene`)."""
+    return solve_scene(item.scene)
+
+
+def verify(item: base.GeneratedItem) -> None:
+    """Raise ``VerificationError`` unless :func:`solve` finds the stored answer."""
+    base.verify(item, solve)
+
+
+def solve_scene(scene: dict[str, Any]) -> int:
+    """The one option whose poses the replayed motions reach at t = 1; ValueError if the top row does not follow
+    the motions or not exactly one option matches."""
     shapes = scene["shapes"]
     for frame in scene["frames"]:
         if not _looks_like(shapes, frame["t"], frame["poses"]):

@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from . import base
+
 TOL = 0.75  # px; recorded points are rounded to 0.01 px
 
 
@@ -92,8 +94,19 @@ def is_recursive(figure: dict[str, Any]) -> bool:
     )
 
 
-def verify(record: dict[str, Any]) -> int:
-    figures = record["scene"]["figures"]
+def solve(item: base.GeneratedItem) -> int:
+    """The answer index re-derived from the item's scene alone (:func:`solve_scene`)."""
+    return solve_scene(item.scene)
+
+
+def verify(item: base.GeneratedItem) -> None:
+    """Raise ``VerificationError`` unless :func:`solve` finds the stored answer."""
+    base.verify(item, solve)
+
+
+def solve_scene(scene: dict[str, Any]) -> int:
+    """The one figure that fails the recursion check; ValueError unless exactly one does."""
+    figures = scene["figures"]
     failing = [i for i, fig in enumerate(figures) if not is_recursive(fig)]
     if len(failing) != 1:
         raise ValueError(f"{len(failing)} figures fail the recursion check: {failing}")

@@ -28,6 +28,8 @@ from collections import Counter
 
 import numpy as np
 
+from . import base
+
 REL_TOL = 1e-3  # relative tolerance for lengths (pixels are rounded to 0.001)
 ANGLE_TOL = 1e-3
 FULL_TURN = 2 * math.pi
@@ -277,6 +279,17 @@ def matching_options(scene: dict) -> list[int]:
     return [k for k, o in enumerate(options) if any(congruent(s, o) for s in surfaces)]
 
 
-def verify(record: dict) -> int:
-    matches = matching_options(record["scene"])
+def solve(item: base.GeneratedItem) -> int:
+    """The answer index re-derived from the item's scene alone (:func:`solve_scene`)."""
+    return solve_scene(item.scene)
+
+
+def verify(item: base.GeneratedItem) -> None:
+    """Raise ``VerificationError`` unless :func:`solve` finds the stored answer."""
+    base.verify(item, solve)
+
+
+def solve_scene(scene: dict) -> int:
+    """The one option some folding of the net reproduces; -1 unless exactly one does."""
+    matches = matching_options(scene)
     return matches[0] if len(matches) == 1 else -1

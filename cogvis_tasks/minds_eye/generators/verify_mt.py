@@ -20,6 +20,8 @@ import itertools
 
 import numpy as np
 
+from . import base
+
 TOL = 1e-3
 
 
@@ -77,9 +79,8 @@ def canonical(cells: list[tuple[tuple[int, int, int], str]]) -> tuple:
     return min(forms)
 
 
-def matches(record: dict) -> list[int]:
+def matches(scene: dict) -> list[int]:
     """Indices of the options that are proper rotations of the original (colours included)."""
-    scene = record["scene"]
     reference = voxels(scene["original"])
     if reference is None:
         return []
@@ -92,6 +93,17 @@ def matches(record: dict) -> list[int]:
     return out
 
 
-def verify(record: dict) -> int:
-    found = matches(record)
+def solve(item: base.GeneratedItem) -> int:
+    """The answer index re-derived from the item's scene alone (:func:`solve_scene`)."""
+    return solve_scene(item.scene)
+
+
+def verify(item: base.GeneratedItem) -> None:
+    """Raise ``VerificationError`` unless :func:`solve` finds the stored answer."""
+    base.verify(item, solve)
+
+
+def solve_scene(scene: dict) -> int:
+    """The one option that is a proper rotation of the original (colours included); -1 unless exactly one is."""
+    found = matches(scene)
     return found[0] if len(found) == 1 else -1

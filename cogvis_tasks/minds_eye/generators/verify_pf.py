@@ -17,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import ndimage
 
+from . import base
+
 STEP = 0.04  # grid spacing, sheet units
 PUNCH = 0.2  # radius of the punch used for marking (sheet units)
 MATCH = 0.12  # a found hole matches an option hole this close
@@ -68,8 +70,18 @@ def same_holes(found: np.ndarray, option: list) -> bool:
     return bool((dist.min(axis=1) <= MATCH).all() and (dist.min(axis=0) <= MATCH).all())
 
 
-def verify(record: dict) -> int:
-    scene = record["scene"]
+def solve(item: base.GeneratedItem) -> int:
+    """The answer index re-derived from the item's scene alone (:func:`solve_scene`)."""
+    return solve_scene(item.scene)
+
+
+def verify(item: base.GeneratedItem) -> None:
+    """Raise ``VerificationError`` unless :func:`solve` finds the stored answer."""
+    base.verify(item, solve)
+
+
+def solve_scene(scene: dict) -> int:
+    """The one option whose holes are those of the unfolded sheet; -1 unless exactly one matches."""
     found = unfolded_holes(scene)
     matches = [i for i, option in enumerate(scene["options"]) if same_holes(found, option)]
     return matches[0] if len(matches) == 1 else -1

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import base
+
 TOL = 0.02  # figure radius = 1
 SPACING = 0.03  # sample spacing along the strokes
 GRID_DEG = 0.25  # axis angle grid of the screening pass
@@ -124,7 +126,18 @@ def symmetry_error(strokes: list) -> float:
     return min(rotation_error(d), reflection_error(d))
 
 
-def verify(record: dict) -> int:
-    errors = [symmetry_error(option["strokes"]) for option in record["scene"]["options"]]
+def solve(item: base.GeneratedItem) -> int:
+    """The answer index re-derived from the item's scene alone (:func:`solve_scene`)."""
+    return solve_scene(item.scene)
+
+
+def verify(item: base.GeneratedItem) -> None:
+    """Raise ``VerificationError`` unless :func:`solve` finds the stored answer."""
+    base.verify(item, solve)
+
+
+def solve_scene(scene: dict) -> int:
+    """The one option that is not symmetric; -1 unless exactly one is not."""
+    errors = [symmetry_error(option["strokes"]) for option in scene["options"]]
     asymmetric = [i for i, e in enumerate(errors) if e > TOL]
     return asymmetric[0] if len(asymmetric) == 1 else -1

@@ -33,6 +33,7 @@ import math
 import numpy as np
 from PIL import Image, ImageDraw
 
+from . import base
 from .base import font  # the font the words are drawn in
 
 Point = tuple[float, float]
@@ -253,8 +254,18 @@ def measure(concept: str, fig: dict) -> int | bool:
     return (COUNTS.get(concept) or BOOLEAN[concept])(fig)
 
 
-def verify(record: dict) -> int:
-    scene = record["scene"]
+def solve(item: base.GeneratedItem) -> int:
+    """The answer index re-derived from the item's scene alone (:func:`solve_scene`)."""
+    return solve_scene(item.scene)
+
+
+def verify(item: base.GeneratedItem) -> None:
+    """Raise ``VerificationError`` unless :func:`solve` finds the stored answer."""
+    base.verify(item, solve)
+
+
+def solve_scene(scene: dict) -> int:
+    """The one figure that breaks the scene's concept; ValueError unless exactly one does."""
     concept = scene["concept"]
     values = [measure(concept, fig) for fig in scene["figures"]]
     odd = single_odd_out(values) if concept in COUNTS else [i for i, v in enumerate(values) if not v]

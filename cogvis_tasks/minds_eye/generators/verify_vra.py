@@ -240,8 +240,18 @@ def single_odd_out(values: list) -> list[int]:
     ]
 
 
-def verify(record: dict) -> int:
-    scene = record["scene"]
+def solve(item: base.GeneratedItem) -> int:
+    """The answer index re-derived from the item's scene alone (:func:`solve_scene`)."""
+    return solve_scene(item.scene)
+
+
+def verify(item: base.GeneratedItem) -> None:
+    """Raise ``VerificationError`` unless :func:`solve` finds the stored answer."""
+    base.verify(item, solve)
+
+
+def solve_scene(scene: dict) -> int:
+    """The one figure whose measured attributes are odd; ValueError unless exactly one is."""
     names = scene["params"]["attributes"]
     values = [tuple(MEASURES[name](fig) for name in names) for fig in scene["figures"]]
     odd = single_odd_out(values)

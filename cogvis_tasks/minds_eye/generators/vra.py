@@ -67,7 +67,7 @@ from PIL import Image, ImageDraw
 
 from . import base
 
-TASK = "VRA"
+ID = "VRA"
 DEFAULT_ITEMS = 100
 
 ATTRIBUTES = ("lines", "convex", "crossings", "regular", "curved", "regions", "thin")
@@ -771,7 +771,7 @@ def _scene_shape(shape: Shape, colour: tuple[int, int, int], spec: Spec) -> dict
 
 def plan(seed: int, index: int, config: Config) -> tuple[dict, list[str], dict]:
     """The item without its picture: scene, option types and released extra fields (all the rng draws happen here)."""
-    rng = base.item_rng(seed, TASK, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     concept = _concept(rng, config)
     shared, odd = _designs(rng, concept, config)
     specs, option_types = base.place_options(rng, odd, [(f"conform_{s.kind}", s) for s in shared])
@@ -809,5 +809,5 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         draw_figure(img, fig)
     base.draw_option_labels(img, [tuple(b) for b in scene["option_boxes"]])
     return base.make_item(
-        TASK, seed, index, img, option_types, difficulty=base.preset_name(config, PRESETS), scene=scene, extra=extra
+        ID, seed, index, img, option_types, difficulty=base.preset_name(config, PRESETS), scene=scene, extra=extra
     )

@@ -1,7 +1,8 @@
 """Parametric VisFactor generators: unlimited, seeded, verified items for 12 subtests.
 
-Each generator module defines a config dataclass (validated, with ``easy``/``normal``/
-``hard`` presets), ``generate(seed, index, config) -> GeneratedItem`` and an
-independent ``verify(item) -> list[str]`` that re-derives every row's answer from the
-stored scene by a different method. ``visfactor.generated.generator(subtest)`` gives a subtest's module.
+Each ``<subtest id lower>.py`` meets the generator contract (``core/generator_contract.py``): ``ID``, a frozen
+``Config`` validated in ``__post_init__``, ``easy``/``normal``/``hard`` ``PRESETS``, ``DEFAULT_ITEMS`` (the released
+size) and ``generate(seed, index, config) -> GeneratedItem``. Beside it ``verify_<id>.py`` re-derives every row's
+answer from the stored scene by a different method (``solve(item) -> list[str]``; ``verify(item)`` raises
+``VerificationError`` on a mismatch). ``visfactor.generated.generator(subtest)`` / ``.verifier(subtest)`` give them.
 """

@@ -30,7 +30,6 @@ equal when a model's image processor resizes both images the same way.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from dataclasses import dataclass
 
@@ -295,9 +294,6 @@ class Config:
     line_width: int = 4
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_range("grid", self.grid, 4, 12)
         base.check_range("figure_span", self.figure_span, 2, self.grid - 2)
         base.check_range("min_edges", self.min_edges, 4, (self.figure_span + 1) ** 2)
@@ -315,14 +311,13 @@ class Config:
 
 
 PRESETS: dict[str, Config] = {"easy": Config(grid=5), "normal": Config(grid=6), "hard": Config(grid=7)}
-SUBTEST = "CF1"
-ROWS_PER_ITEM = 5
-DEFAULT_ITEMS = 32
+ID = "CF1"
+DEFAULT_ITEMS = base.released_items(ID)
 
 
 def generate(seed: int, index: int, config: Config, *, render: bool = True) -> base.GeneratedItem:
     """Item ``index`` of ``seed``. ``render=False`` skips the images (same scene and answers; for mass checks)."""
-    rng = base.item_rng(seed, SUBTEST, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     scene = build_scene(rng, config)
     unit, origin = layout(config)
     scene.update(unit_px=unit, image_size=config.image_size, line_width=config.line_width, pattern_origin=list(origin))
@@ -338,9 +333,4 @@ def generate(seed: int, index: int, config: Config, *, render: bool = True) -> b
             fig_png = base.png(_draw(fig, tuple(fig_origin), unit, config.image_size, config.line_width))
             images = (fig_png, pattern_png)
         rows.append(base.Row(QUESTION, images, "T" if present else "F"))
-    return base.GeneratedItem(
-        SUBTEST,
-        index,
-        tuple(rows),
-        {"difficulty": base.preset_name(config, PRESETS), "params": dataclasses.asdict(config), "scene": scene},
-    )
+    return base.make_item(ID, index, tuple(rows), config, PRESETS, scene)

@@ -39,7 +39,6 @@ readable.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 import random
@@ -336,9 +335,6 @@ class Config:
     dot_gray: int = 160
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_range("grid", self.grid, 3, 10)
         n_edges = len(lattice_edges(self.grid))
         base.check_range("min_model_edges", self.min_model_edges, 2, n_edges // 2)
@@ -361,14 +357,13 @@ PRESETS: dict[str, Config] = {
     "normal": Config(grid=3, density=0.6),
     "hard": Config(grid=4, density=0.55),
 }
-SUBTEST = "CF2"
-ROWS_PER_ITEM = 5
-DEFAULT_ITEMS = 80
+ID = "CF2"
+DEFAULT_ITEMS = base.released_items(ID)
 
 
 def generate(seed: int, index: int, config: Config, *, render: bool = True) -> base.GeneratedItem:
     """Item ``index`` of ``seed``. ``render=False`` skips the PNGs (same scene and answers)."""
-    rng = base.item_rng(seed, SUBTEST, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     scene = build_scene(rng, config)
     scene.update(image_size=config.image_size, margin=config.margin, line_width=config.line_width)
     question = QUESTION.format(g=config.grid)
@@ -377,9 +372,4 @@ def generate(seed: int, index: int, config: Config, *, render: bool = True) -> b
     for pattern, present in zip(scene["patterns"], scene["present"], strict=True):
         images = (model_png, base.png(_draw(pattern, config))) if render else ()
         rows.append(base.Row(question, images, "T" if present else "F"))
-    return base.GeneratedItem(
-        SUBTEST,
-        index,
-        tuple(rows),
-        {"difficulty": base.preset_name(config, PRESETS), "params": dataclasses.asdict(config), "scene": scene},
-    )
+    return base.make_item(ID, index, tuple(rows), config, PRESETS, scene)

@@ -186,9 +186,6 @@ class Config:
     label_size: int = 22
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_range("rows", self.rows, 2, 12)
         base.check_range("cols", self.cols, 2, 12)
         base.check_range("min_steps", self.min_steps, 1, 12)
@@ -213,9 +210,8 @@ PRESETS: dict[str, Config] = {
     "normal": Config(rows=5, cols=5, min_steps=4, max_steps=4),
     "hard": Config(rows=6, cols=6, min_steps=3, max_steps=6),
 }
-SUBTEST = "CF3"
-ROWS_PER_ITEM = 1
-DEFAULT_ITEMS = 64
+ID = "CF3"
+DEFAULT_ITEMS = base.released_items(ID)
 
 
 def answer_text(end: tuple[int, int]) -> str:
@@ -224,7 +220,7 @@ def answer_text(end: tuple[int, int]) -> str:
 
 def generate(seed: int, index: int, config: Config, *, render: bool = True) -> base.GeneratedItem:
     """Item ``index`` of ``seed``. ``render=False`` skips the PNGs (same scene and answer)."""
-    rng = base.item_rng(seed, SUBTEST, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     scene = build_scene(rng, config)
     k = len(scene["steps"])
     question = QUESTION.format(m=config.rows, n=config.cols, k=k, segments="segment" if k == 1 else "segments")
@@ -236,14 +232,4 @@ def generate(seed: int, index: int, config: Config, *, render: bool = True) -> b
             base.png(_draw(config, tuple(scene["path_start"]), path=path)),
         )
     row = base.Row(question, images, answer_text(tuple(scene["end"])))
-    return base.GeneratedItem(
-        SUBTEST,
-        index,
-        (row,),
-        {
-            "difficulty": base.preset_name(config, PRESETS),
-            "params": dataclasses.asdict(config),
-            "scene": scene,
-            "answer_space": config.rows * config.cols,
-        },
-    )
+    return base.make_item(ID, index, (row,), config, PRESETS, scene, answer_space=config.rows * config.cols)

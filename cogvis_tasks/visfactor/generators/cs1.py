@@ -8,7 +8,6 @@ gold cell lists every accepted name ("bicycle,bike,cycle").
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import random
 from dataclasses import dataclass
@@ -50,9 +49,6 @@ class Config:
     pictures_dir: str | None = None  # folder of labelled pictures instead of the built-in set
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_range("severity", self.severity, 0.0, 0.9)
         base.check_range("size", self.size, 96, 2048)
         lo, hi = self.stroke_width
@@ -66,13 +62,12 @@ PRESETS: dict[str, Config] = {
     "normal": Config(severity=0.4),
     "hard": Config(severity=0.45),
 }
-SUBTEST = "CS1"
-ROWS_PER_ITEM = 1
-DEFAULT_ITEMS = 20
+ID = "CS1"
+DEFAULT_ITEMS = base.released_items(ID)
 
 
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
-    rng = base.item_rng(seed, SUBTEST, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     prep = objects.prepare(rng, config.pictures_dir, config.size, config.colour)
     strokes, hidden = objects.greedy_cover(
         rng,
@@ -85,14 +80,5 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     draw = ImageDraw.Draw(prep.image)
     for shape in strokes:
         objects.paint(draw, shape, "white")
-    return base.GeneratedItem(
-        subtest=SUBTEST,
-        index=index,
-        rows=(base.Row(PROMPT, (prep.png(),), prep.picture.answer),),
-        metadata={
-            "difficulty": base.preset_name(config, PRESETS),
-            "params": dataclasses.asdict(config),
-            "scene": {**prep.scene(strokes=strokes), "hidden_pixels": hidden},
-            "answer_space": 0,
-        },
-    )
+    row = base.Row(PROMPT, (prep.png(),), prep.picture.answer)
+    return base.make_item(ID, index, (row,), config, PRESETS, {**prep.scene(strokes=strokes), "hidden_pixels": hidden})

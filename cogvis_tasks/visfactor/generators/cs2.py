@@ -12,7 +12,6 @@ partly visible.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 import random
@@ -150,9 +149,6 @@ class Config:
     blotch_radius: tuple[int, int] = (5, 14)
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_choice("word_source", self.word_source, WORD_SOURCES)
         base.check_range("max_letter_occlusion", self.max_letter_occlusion, 0.0, 0.9)
         base.check_range("severity", self.severity, 0.0, self.max_letter_occlusion)
@@ -172,13 +168,12 @@ PRESETS: dict[str, Config] = {
     "normal": Config(severity=0.4),
     "hard": Config(severity=0.45),
 }
-SUBTEST = "CS2"
-ROWS_PER_ITEM = 1
-DEFAULT_ITEMS = 50
+ID = "CS2"
+DEFAULT_ITEMS = base.released_items(ID)
 
 
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
-    rng = base.item_rng(seed, SUBTEST, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     words = word_list(config.word_source, config.top_n, config.min_len, config.max_len)
     if not words:
         raise ValueError(
@@ -220,14 +215,4 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         "ink_pixels": int(ink.sum()),
         "hidden_pixels": hidden,
     }
-    return base.GeneratedItem(
-        subtest=SUBTEST,
-        index=index,
-        rows=(base.Row(PROMPT, (base.png(image),), word),),
-        metadata={
-            "difficulty": base.preset_name(config, PRESETS),
-            "params": dataclasses.asdict(config),
-            "scene": scene,
-            "answer_space": 0,
-        },
-    )
+    return base.make_item(ID, index, (base.Row(PROMPT, (base.png(image),), word),), config, PRESETS, scene)

@@ -8,7 +8,6 @@ segments are scattered over the picture. Pictures come from the built-in drawing
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import random
 from dataclasses import dataclass
@@ -56,9 +55,6 @@ class Config:
     pictures_dir: str | None = None
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_range("severity", self.severity, 0.0, 0.9)
         base.check_range("size", self.size, 96, 2048)
         lo, hi = self.snow_side
@@ -76,13 +72,12 @@ PRESETS: dict[str, Config] = {
     "normal": Config(severity=0.4),
     "hard": Config(severity=0.45),
 }
-SUBTEST = "CS3"
-ROWS_PER_ITEM = 1
-DEFAULT_ITEMS = 24
+ID = "CS3"
+DEFAULT_ITEMS = base.released_items(ID)
 
 
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
-    rng = base.item_rng(seed, SUBTEST, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     prep = objects.prepare(rng, config.pictures_dir, config.size, config.colour)
     snow, hidden = objects.greedy_cover(
         rng, prep.ink, lambda r: _snow(r, prep.points, config.snow_side), config.severity, TOLERANCE, MAX_TRIES
@@ -97,14 +92,6 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         objects.paint(draw, shape, "white")
     for shape in clutter:
         objects.paint(draw, shape, "black")
-    return base.GeneratedItem(
-        subtest=SUBTEST,
-        index=index,
-        rows=(base.Row(PROMPT, (prep.png(),), prep.picture.answer),),
-        metadata={
-            "difficulty": base.preset_name(config, PRESETS),
-            "params": dataclasses.asdict(config),
-            "scene": {**prep.scene(snow=snow, clutter=clutter), "hidden_pixels": hidden},
-            "answer_space": 0,
-        },
-    )
+    row = base.Row(PROMPT, (prep.png(),), prep.picture.answer)
+    scene = {**prep.scene(snow=snow, clutter=clutter), "hidden_pixels": hidden}
+    return base.make_item(ID, index, (row,), config, PRESETS, scene)

@@ -12,7 +12,6 @@ memory cue there.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 from dataclasses import dataclass
@@ -73,9 +72,6 @@ class Config:
     pictures_dir: str | None = None
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_range("pairs", self.pairs, 2, 90)  # 90 two-digit numbers
         base.check_range("study_size", self.study_size, 256, 4096)
         base.check_range("query_size", self.query_size, 64, 1024)
@@ -92,13 +88,12 @@ PRESETS: dict[str, Config] = {
     "normal": Config(pairs=21, colour=False),
     "hard": Config(pairs=50, colour=False),
 }
-SUBTEST = "MA1"
-ROWS_PER_ITEM = 1
-DEFAULT_ITEMS = 42
+ID = "MA1"
+DEFAULT_ITEMS = base.released_items(ID)
 
 
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
-    rng = base.item_rng(seed, SUBTEST, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     pictures = objects.library(config.pictures_dir)
     chosen = rng.sample(range(len(pictures)), config.pairs)
     numbers = rng.sample(range(10, 100), config.pairs)
@@ -142,14 +137,4 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     if not config.colour:  # greyscale pictures: single-channel PNGs (the readers convert to RGB)
         study, probe = study.convert("L"), probe.convert("L")
     row = base.Row(PROMPT.format(n=config.pairs), (base.png(study), base.png(probe)), str(target["number"]))
-    return base.GeneratedItem(
-        subtest=SUBTEST,
-        index=index,
-        rows=(row,),
-        metadata={
-            "difficulty": base.preset_name(config, PRESETS),
-            "params": dataclasses.asdict(config),
-            "scene": scene,
-            "answer_space": config.pairs,
-        },
-    )
+    return base.make_item(ID, index, (row,), config, PRESETS, scene, answer_space=config.pairs)

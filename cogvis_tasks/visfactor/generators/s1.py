@@ -19,7 +19,6 @@ the kind is a coin flip.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import random
 from dataclasses import dataclass
@@ -115,9 +114,6 @@ class Config:
     image_size: int = 256
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_range("min_vertices", self.min_vertices, 5, 12)
         base.check_range("max_vertices", self.max_vertices, self.min_vertices, 12)
         base.check_range("views", self.views, 1, 12)
@@ -140,12 +136,11 @@ PRESETS: dict[str, Config] = {
         min_vertices=8, max_vertices=10, min_length_gap=0.06, min_turn_deg=15.0, min_reflex=2, min_rotation_deg=10.0
     ),
 }
-SUBTEST = "S1"
+ID = "S1"
 OVERLAP_STEP_DEG = 2.0  # turns tabulated for the overlap classes
 OVERLAP_BIN = 0.025  # width of an overlap class (intersection over union)
 MASK_SIZE = 64  # pixels of the masks the overlap is measured on
-ROWS_PER_ITEM = 8
-DEFAULT_ITEMS = 20
+DEFAULT_ITEMS = base.released_items(ID)
 
 
 def render(pts: list[Point], size: int) -> Image.Image:
@@ -193,7 +188,7 @@ def _view_turn(
 
 
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
-    rng = base.item_rng(seed, SUBTEST, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     card = random_card(rng, config)
     size = config.image_size
     ref_angle = rng.uniform(0, 360)
@@ -216,13 +211,4 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         "reference": [list(p) for p in reference],
         "views": [{**v, "vertices": [list(p) for p in v["vertices"]]} for v in views],
     }
-    return base.GeneratedItem(
-        SUBTEST,
-        index,
-        rows,
-        {
-            "difficulty": base.preset_name(config, PRESETS),
-            "params": dataclasses.asdict(config),
-            "scene": scene,
-        },
-    )
+    return base.make_item(ID, index, rows, config, PRESETS, scene)

@@ -15,7 +15,6 @@ negation, each with the views in both orders (2 T, 2 F).
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import math
 import random
@@ -179,9 +178,6 @@ class Config:
     image_size: int = 240
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         if not self.symmetry_orders or not set(self.symmetry_orders) <= {1, 2, 4}:
             raise ValueError(f"symmetry_orders must be a non-empty subset of (1, 2, 4), got {self.symmetry_orders!r}")
         if sum(SYMBOLS[s]["order"] in self.symmetry_orders for s in SYMBOLS) < 6:
@@ -201,9 +197,8 @@ PRESETS: dict[str, Config] = {
     "normal": Config(),
     "hard": Config(symmetry_orders=(1, 2, 4), max_shared=2),
 }
-SUBTEST = "S2"
-ROWS_PER_ITEM = 4
-DEFAULT_ITEMS = 42
+ID = "S2"
+DEFAULT_ITEMS = base.released_items(ID)
 
 
 def _unit(v: tuple[float, float, float]) -> tuple[float, float, float]:
@@ -258,7 +253,7 @@ def _scene_view(shown: dict[str, tuple[str, Vec]]) -> dict:
 
 
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
-    rng = base.item_rng(seed, SUBTEST, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     pool = [s for s in SYMBOLS if SYMBOLS[s]["order"] in config.symmetry_orders]
     same = rng.random() < config.same_prob
     for _ in range(10_000):
@@ -291,13 +286,4 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         "shared": shared,
         "cube_of_first_view": {",".join(map(str, n)): {"symbol": s, "up": list(u)} for n, (s, u) in cube.items()},
     }
-    return base.GeneratedItem(
-        SUBTEST,
-        index,
-        rows,
-        {
-            "difficulty": base.preset_name(config, PRESETS),
-            "params": dataclasses.asdict(config),
-            "scene": scene,
-        },
-    )
+    return base.make_item(ID, index, rows, config, PRESETS, scene)

@@ -22,7 +22,6 @@ does not (a 300-item audit still finds the answer above chance, see the report).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import itertools
 import random
@@ -131,9 +130,6 @@ class Config:
     cell_px: int = 84
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_range("rows", self.rows, 2, 12)
         base.check_range("cols", self.cols, 2, 12)
         base.check_range("buildings", self.buildings, 1, min(30, self.rows * self.cols))
@@ -148,14 +144,13 @@ PRESETS: dict[str, Config] = {
     "normal": Config(rows=7, cols=8, buildings=10, min_route_length=6),
     "hard": Config(rows=8, cols=9, buildings=15, min_route_length=7, min_turns=2),
 }
-SUBTEST = "SS3"
+ID = "SS3"
 MAP_TRIES = 1024  # fresh maps tried for one route of a start-end pair
 MAP_BATCH = 32  # maps searched at once
 MIN_BATCH_YIELD = 2  # valid maps in the first batch for a start and end to be used
 SLOT_TRIES = 60  # routes tried for one building
 ITEM_TRIES = 200
-ROWS_PER_ITEM = 2
-DEFAULT_ITEMS = 40
+DEFAULT_ITEMS = base.released_items(ID)
 
 
 def _route(config: Config, dist: dict, count: dict, parent: dict, end: Vertex) -> list[Vertex] | None:
@@ -372,7 +367,7 @@ def render(config: Config, blocked: list[Edge], buildings: list[dict], names: di
 
 
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
-    rng = base.item_rng(seed, SUBTEST, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     for _ in range(ITEM_TRIES):
         found = routes(config, random_closed(rng, config))  # a start and end that can have one shortest route
         if not found:
@@ -419,14 +414,4 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         "row_routes": [list(pair) for pair in ask],
         "route": [list(v) for v in path],
     }
-    return base.GeneratedItem(
-        SUBTEST,
-        index,
-        rows,
-        {
-            "difficulty": base.preset_name(config, PRESETS),
-            "params": dataclasses.asdict(config),
-            "scene": scene,
-            "answer_space": config.buildings,
-        },
-    )
+    return base.make_item(ID, index, rows, config, PRESETS, scene, answer_space=config.buildings)

@@ -20,6 +20,8 @@ import numpy as np
 from PIL import Image
 from scipy.signal import correlate, fftconvolve
 
+from . import base
+
 UNIT = 8  # raster pixels per lattice unit (even, so half-unit shifts are representable)
 
 
@@ -45,10 +47,15 @@ def _fits(pattern: np.ndarray, fig: np.ndarray) -> bool:
     return bool(hits.max() > fig.sum() - 0.5)  # counts are integers; FFT adds tiny rounding noise
 
 
-def verify(item) -> list[str]:
+def solve(item: base.GeneratedItem) -> list[str]:
     scene = item.metadata["scene"]
     pattern = _raster(scene["pattern_edges"])  # offsets are searched exhaustively, so no origin is needed
     return ["T" if _fits(pattern, _raster(fig)) else "F" for fig in scene["figures"]]
+
+
+def verify(item: base.GeneratedItem) -> None:
+    """Raise ``VerificationError`` unless :func:`solve` re-derives every row's stored answer."""
+    base.verify(item, solve)
 
 
 def _ink(png: bytes, threshold: int = 128) -> np.ndarray:

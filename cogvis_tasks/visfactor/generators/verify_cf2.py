@@ -14,6 +14,8 @@ import io
 import numpy as np
 from PIL import Image
 
+from . import base
+
 UNIT = 8
 
 
@@ -25,11 +27,16 @@ def _raster(edges, g: int) -> np.ndarray:
     return grid
 
 
-def verify(item) -> list[str]:
+def solve(item: base.GeneratedItem) -> list[str]:
     scene = item.metadata["scene"]
     g = scene["grid"]
     model = _raster(scene["model_edges"], g)
     return ["T" if not (model & ~_raster(p, g)).any() else "F" for p in scene["patterns"]]
+
+
+def verify(item: base.GeneratedItem) -> None:
+    """Raise ``VerificationError`` unless :func:`solve` re-derives every row's stored answer."""
+    base.verify(item, solve)
 
 
 def _ink(png: bytes, threshold: int = 100) -> np.ndarray:

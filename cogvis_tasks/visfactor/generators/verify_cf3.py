@@ -15,6 +15,8 @@ from fractions import Fraction
 from itertools import pairwise
 from math import gcd
 
+from . import base
+
 
 def _cross(o, a, b) -> int:
     return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
@@ -61,8 +63,13 @@ def check_walk(scene: dict, clearance: float) -> list[tuple[int, int]]:
     return dots
 
 
-def verify(item) -> list[str]:
+def solve(item: base.GeneratedItem) -> list[str]:
     scene = item.metadata["scene"]
     dots = check_walk(scene, item.metadata["params"]["clearance"])
     r, c = dots[-1]
     return [f"({r + 1}, {c + 1})"]
+
+
+def verify(item: base.GeneratedItem) -> None:
+    """Raise ``VerificationError`` unless :func:`solve` re-derives every row's stored answer."""
+    base.verify(item, solve)

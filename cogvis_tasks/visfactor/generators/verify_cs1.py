@@ -15,7 +15,7 @@ import io
 import numpy as np
 from PIL import Image, ImageDraw
 
-from . import objects
+from . import base, objects
 
 
 def labels_by_name(pictures_dir: str | None) -> dict[str, tuple[str, ...]]:
@@ -59,7 +59,7 @@ def repaint(clean: np.ndarray, white: list[dict], black: list[dict] = ()) -> np.
     return np.asarray(img).astype(np.int16)
 
 
-def verify(item) -> list[str]:
+def solve(item: base.GeneratedItem) -> list[str]:
     scene, params = item.metadata["scene"], item.metadata["params"]
     labels = labels_by_name(params["pictures_dir"])[scene["picture"]]
     (row,) = item.rows
@@ -73,3 +73,8 @@ def verify(item) -> list[str]:
         raise ValueError("the image is not the clean picture with the scene's strokes")
     check_lost_ink(clean, shown, params["severity"], scene)
     return [",".join(labels)]
+
+
+def verify(item: base.GeneratedItem) -> None:
+    """Raise ``VerificationError`` unless :func:`solve` re-derives every row's stored answer."""
+    base.verify(item, solve)

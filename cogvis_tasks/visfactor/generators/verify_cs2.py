@@ -16,6 +16,7 @@ import re
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from . import base
 from .cs2 import BLOCKED, BUILTIN_WORDS  # data only
 from .verify_cs1 import pixels, repaint
 
@@ -38,7 +39,7 @@ def _candidates(source: str, top_n: int, lo: int, hi: int) -> tuple[str, ...]:
     return tuple(sorted({w for w in raw if _WORD.fullmatch(w) and lo <= len(w) <= hi and w not in BLOCKED}))
 
 
-def verify(item) -> list[str]:
+def solve(item: base.GeneratedItem) -> list[str]:
     scene, params = item.metadata["scene"], item.metadata["params"]
     words = candidates(params)
     if len(words) != scene["word_count"]:
@@ -76,3 +77,8 @@ def verify(item) -> list[str]:
         if mine.sum() and not (mine & ~gone).any():
             raise ValueError(f"letter {letter['char']!r} is not visible at all")
     return [word]
+
+
+def verify(item: base.GeneratedItem) -> None:
+    """Raise ``VerificationError`` unless :func:`solve` re-derives every row's stored answer."""
+    base.verify(item, solve)

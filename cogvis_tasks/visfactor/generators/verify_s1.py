@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import base
+
 
 def _fits(ref: np.ndarray, view: np.ndarray) -> set[int]:
     """Determinants of the exact orthogonal fits view ~ Q @ ref over all vertex pairings."""
@@ -31,7 +33,7 @@ def _fits(ref: np.ndarray, view: np.ndarray) -> set[int]:
     return found
 
 
-def verify(item) -> list[str]:
+def solve(item: base.GeneratedItem) -> list[str]:
     scene = item.metadata["scene"]
     ref = np.asarray(scene["reference"], dtype=float)
     answers = []
@@ -39,3 +41,8 @@ def verify(item) -> list[str]:
         dets = _fits(ref, np.asarray(view["vertices"], dtype=float))
         answers.append("T" if dets == {1} else "F" if dets == {-1} else "?")
     return answers
+
+
+def verify(item: base.GeneratedItem) -> None:
+    """Raise ``VerificationError`` unless :func:`solve` re-derives every row's stored answer."""
+    base.verify(item, solve)

@@ -20,6 +20,7 @@ import functools
 import numpy as np
 from PIL import Image, ImageDraw
 
+from . import base
 from .s2 import SYMBOLS  # shared constant: the strokes that are drawn
 
 
@@ -103,7 +104,7 @@ def consistent(a: dict, b: dict, faces: dict) -> bool:
     return False
 
 
-def verify(item) -> list[str]:
+def solve(item: base.GeneratedItem) -> list[str]:
     scene = item.metadata["scene"]
     views, faces = scene["views"], scene["faces"]
     verdicts: dict[tuple[int, int], bool] = {}
@@ -113,3 +114,8 @@ def verify(item) -> list[str]:
             verdicts[(i, j)] = consistent(views[i], views[j], faces)
         answers.append("T" if verdicts[(i, j)] == (ask == "same") else "F")
     return answers
+
+
+def verify(item: base.GeneratedItem) -> None:
+    """Raise ``VerificationError`` unless :func:`solve` re-derives every row's stored answer."""
+    base.verify(item, solve)

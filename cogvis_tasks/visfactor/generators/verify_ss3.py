@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from collections import deque
 
+from . import base
+
 
 def _graph(scene: dict) -> dict[tuple[int, int], set[tuple[int, int]]]:
     rows, cols = scene["rows"], scene["cols"]
@@ -84,7 +86,12 @@ def answer(scene: dict, start: str, end: str) -> str:
 _ROUTE = re.compile(r"from ([A-Z]+) to ([A-Z]+)")
 
 
-def verify(item) -> list[str]:
+def solve(item: base.GeneratedItem) -> list[str]:
     """Each row's answer, with start and end read from the row's own question text."""
     scene = item.metadata["scene"]
     return [answer(scene, *_ROUTE.search(row.question).groups()) for row in item.rows]
+
+
+def verify(item: base.GeneratedItem) -> None:
+    """Raise ``VerificationError`` unless :func:`solve` re-derives every row's stored answer."""
+    base.verify(item, solve)

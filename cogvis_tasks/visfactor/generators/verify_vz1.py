@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import combinations
-from typing import Any
 
 import numpy as np
+
+from . import base
 
 SAMPLES_PER_UNIT = 12
 # Irrational offsets keep sample points off every line with small rational coefficients.
@@ -71,7 +72,7 @@ def tiles(target: list[tuple[Fraction, Fraction]], pieces: list[list[tuple[Fract
     return bool(np.array_equal(cover, _inside(target, px, py).astype(int)))
 
 
-def verify(item: Any) -> list[str]:
+def solve(item: base.GeneratedItem) -> list[str]:
     scene = item.metadata["scene"]
     target = _polygon(scene["target"])
     candidates = [_polygon(c["polygon"]) for c in scene["candidates"]]
@@ -91,3 +92,8 @@ def verify(item: Any) -> list[str]:
     if not tiles(target, [candidates[i] for i in solution]):
         raise ValueError("VZ1 scene: the only subset with the target's area does not tile it")
     return ["T" if k in solution else "F" for k in range(len(candidates))]
+
+
+def verify(item: base.GeneratedItem) -> None:
+    """Raise ``VerificationError`` unless :func:`solve` re-derives every row's stored answer."""
+    base.verify(item, solve)

@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from . import base
+
 R = 16  # pixels per cell side
 
 
@@ -73,7 +75,12 @@ def unfolded_holes(scene: dict[str, Any]) -> set[tuple[float, float]]:
     return {(a + 0.5, b + 0.5) for a, b in cells.tolist()}
 
 
-def verify(item: Any) -> list[str]:
+def solve(item: base.GeneratedItem) -> list[str]:
     scene = item.metadata["scene"]
     holes = unfolded_holes(scene)
     return ["T" if {(float(a), float(b)) for a, b in option} == holes else "F" for option in scene["options"]]
+
+
+def verify(item: base.GeneratedItem) -> None:
+    """Raise ``VerificationError`` unless :func:`solve` re-derives every row's stored answer."""
+    base.verify(item, solve)

@@ -22,7 +22,6 @@ picker that guesses the count and then the largest pieces stays near the item ch
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 import random
@@ -41,10 +40,9 @@ QUESTION = (
 )
 OUTPUT = 'Output: Respond with {"answer": "T"} if it is, otherwise {"answer": "F"}.'
 
-SUBTEST = "VZ1"
-ROWS_PER_ITEM = 5  # one row per candidate piece
-N_CANDIDATES = ROWS_PER_ITEM
-DEFAULT_ITEMS = 48
+ID = "VZ1"
+N_CANDIDATES = base.rows_per_item(ID)  # one row per candidate piece
+DEFAULT_ITEMS = base.released_items(ID)
 
 #: Cut directions as (a, b) of the line a*x + b*y = c, keyed by slope.
 DIRECTIONS = {
@@ -203,9 +201,6 @@ class Config:
     image_size: int = 320
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_range("pieces_min", self.pieces_min, 2, N_CANDIDATES)
         base.check_range("pieces_max", self.pieces_max, self.pieces_min, N_CANDIDATES)
         base.check_range("size_min", self.size_min, 4, 16)
@@ -272,7 +267,7 @@ def _render(poly: Poly, angle: int, scale: float, size: int, label: str) -> Imag
 
 
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
-    rng = base.item_rng(seed, SUBTEST, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     candidates, target, is_piece, n = _scene(rng, config)
     rotations = [_rotation(rng, config.rotation) for _ in candidates]
     size = config.image_size
@@ -299,6 +294,4 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         "scale": scale,
         "image_size": size,
     }
-    difficulty = base.preset_name(config, PRESETS)
-    metadata = {"difficulty": difficulty, "params": dataclasses.asdict(config), "scene": scene, "pieces": n}
-    return base.GeneratedItem(SUBTEST, index, rows, metadata)
+    return base.make_item(ID, index, rows, config, PRESETS, scene, pieces=n)

@@ -36,7 +36,6 @@ fold, "a hole comes back where the flap was" is the step the item asks for, not 
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 import random
@@ -55,10 +54,9 @@ QUESTION = (
 )
 OUTPUT = 'Output: Respond with {"answer": "T"} if it does, otherwise {"answer": "F"}.'
 
-SUBTEST = "VZ2"
-ROWS_PER_ITEM = 5  # one row per option, exactly one option is right
-N_OPTIONS = ROWS_PER_ITEM
-DEFAULT_ITEMS = 20
+ID = "VZ2"
+N_OPTIONS = base.rows_per_item(ID)  # one row per option, exactly one option is right
+DEFAULT_ITEMS = base.released_items(ID)
 FOLD_KINDS = ("h", "v", "d")
 U = 6  # scale of the integer coordinates: a cell is U x U, triangle centroids are lattice points
 FOIL_TRIES = 200  # random last folds tried for one option
@@ -208,9 +206,6 @@ class Config:
     panel_size: int = 200
 
     def __post_init__(self) -> None:
-        self.validate()
-
-    def validate(self) -> None:
         base.check_range("folds_min", self.folds_min, 1, 6)
         base.check_range("folds_max", self.folds_max, self.folds_min, 6)
         base.check_range("grid", self.grid, 4, 12)
@@ -356,7 +351,7 @@ def _panel(
 
 
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
-    rng = base.item_rng(seed, SUBTEST, index, config)
+    rng = base.item_rng(seed, ID, index, config)
     folds, centre, stages, options = _scene(rng, config)
     full = frozenset(
         (U * a + dx, U * b + dy) for a in range(config.grid) for b in range(config.grid) for dx, dy in _QUADRANTS
@@ -393,6 +388,4 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         "hole_radius": HOLE_RADIUS,
         "options": [[[a + 0.5, b + 0.5] for a, b in sorted(o)] for o in options],
     }
-    difficulty = base.preset_name(config, PRESETS)
-    metadata = {"difficulty": difficulty, "params": dataclasses.asdict(config), "scene": scene, "holes": len(truth)}
-    return base.GeneratedItem(SUBTEST, index, rows, metadata)
+    return base.make_item(ID, index, rows, config, PRESETS, scene, holes=len(truth))
