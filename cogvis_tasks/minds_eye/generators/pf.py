@@ -704,7 +704,6 @@ def foils_for(
 
 
 ATTEMPTS = 200  # folds and punch drawn afresh, at most
-
 TWIN_ATTEMPTS = 30  # attempts that need two pairs of twin lines; then one, then none (a fallback: rarely reached)
 
 
