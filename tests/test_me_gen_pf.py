@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import io
+import itertools
 import math
 
 import numpy as np
@@ -187,6 +188,42 @@ def test_no_panel_count_position_or_symmetry_cue_finds_the_answer(fast_png: None
             n += 1
     rates = {k: v / n for k, v in hits.items()}
     assert max(rates.values()) <= 0.25 + 3 * math.sqrt(0.25 * 0.75 / n), rates
+
+
+def _answers_of_other_creases(shape: str, lines: list, punched: list, names: list) -> dict:
+    """The answers of the valid items whose folds differ from ``lines`` in one crease: {holes: [(fold, line)]}."""
+    out: dict = {}
+    for k in range(len(lines)):
+        for x in pf.other_lines(shape, lines, k, names[k], punched):
+            holes = pf.program_holes(shape, pf.swapped(lines, k, x), punched, names)
+            if holes is not None:
+                out.setdefault(holes, []).append((k, x))
+    return out
+
+
+def test_every_foil_is_the_answer_of_a_valid_item_with_other_creases(fast_png: None) -> None:
+    """The cue closed last (audit, issue 14: medium 33%, 95% CI 27.9-38.5 at 300 items, ``dist_stimulus_mean``):
+    foils unfolded the shown folds across a wrong line, and a coin chose which of crease and twin was shown only
+    when the swap stayed valid, so the shown crease was more often the one farther from the holes (59%) and the
+    answer the most spread option. Now the four options are the answers of four valid items, two folds each at
+    its crease or at one other line: the hole patterns do not depend on which one is shown (old code: 3 of 20
+    medium items had a foil that no valid item gives)."""
+    for preset in ("easy", "medium"):  # V/H folds only: every fold may take either direction
+        cfg = pf.PRESETS[preset]
+        for index in range(20):
+            shape, lines, punched, _, foils = pf.build(base.item_rng(9, "PF", index, cfg), cfg)
+            names = [pf.VH] * len(lines)
+            single = _answers_of_other_creases(shape, lines, punched, names)
+            holes = {h for _, h in foils}
+            squares = [
+                (j, k)
+                for a, b in itertools.permutations([h for h in holes if h in single], 2)
+                for j, x in single[a]
+                for k, y in single[b]
+                if j < k
+                and {a, b, pf.program_holes(shape, pf.swapped(pf.swapped(lines, j, x), k, y), punched, names)} == holes
+            ]
+            assert squares, (preset, index)
 
 
 def _centre_distance(option: list, centre: np.ndarray) -> float:

@@ -22,20 +22,24 @@ Foils (closing the shortcut audit's PF cues). Edited answers (drop, add, move a 
 symmetry about the first crease, which only the answer kept (76 / 64 / 53% easy / medium / hard). Independent fold
 sequences sharing the first fold then left the answer as the only option with exactly one hole on the final packet
 (the part of the sheet that never moves, drawn in the final view: 80% of easy items alone; learned pickers 75 / 52
-/ 46% from the shaded flaps). Now a foil unfolds the item's own folds but one or two of them across a wrong line,
-and the wrong line must lay the holes it reflects on the flap that fold shades, clear of its edges, so every option
-has the answer's count of holes on every part the panels tell apart (each shaded flap; on the final packet only
-the punch) and a hole at the punch. Wrong lines alone sit nearer the rim than valid creases (the answer was the
-most central option, 57% easy): so each wrong line is a *twin* of its crease (the folds with the twin in its place
-are a valid item too, and unfolding those across the crease is a foil of it), and a coin says which of the pair is
-shown. Two folds get a twin each and the options are the four combinations (a square: no option is the centre of
-the others; types ``wrong_fold_k``, k the first fold a foil gets wrong); a one-fold item takes three twins. The
-lattice is 18 steps across (was 12) so that twins exist for most folds (after ``TWIN_ATTEMPTS`` draws without
-them an item takes one twin and one plain wrong line: not reached in 180 test items). What tells the options
-apart is which crease each hole pattern is mirrored across, which only unfolding shows. Not closed: a foil's holes
-lie near a drawn crease more often than the answer's (a mirror pair keeps its distance to its crease, a wrong
-line's image need not): "fewest holes within 1.3 of a crease" finds 37-40% of medium items, and the audit
-flags medium at 33% (95% CI 27.9-38.5, 300 items; the panel distance ``dist_stimulus_mean``).
+/ 46% from the shaded flaps). Foils that unfolded the item's own folds with one or two of them across a wrong line
+(a *twin* of the crease, so that which of the pair is shown could be drawn by a coin) then left the shown crease
+farther from the holes than its twin in 59% of medium items: the coin was kept only when the swapped folds stayed
+a valid item, and a twin nearer the holes more often breaks a later fold. The answer was then the most spread
+option and sat farthest in pixels from the fold panels (audit: medium 33%, 95% CI 27.9-38.5 at 300 items,
+``dist_stimulus_mean``). Now the options are four valid items in one (:func:`square_item`): two folds each take
+their crease or its twin, all four fold sequences must be valid items with distinct answers and each answer must
+have the others' count of holes on every part of the sheet that any of the four items' panels tell apart (each
+shaded flap; on the final packet only the punch), and only then two coins choose the sequence shown. The four
+hole patterns are thus the same whichever is the answer (option-only features carry nothing); each foil is the
+answer of the folds with one or both twins in place (types ``wrong_fold_k``, k the first fold it differs in), and
+every option differs from two others in one fold and from one in both (no option is the centre of the others).
+What tells the options apart is which crease each hole pattern is mirrored across, which only unfolding shows. A
+one-fold item takes three twins. The lattice is 18 steps across so that twins exist for most folds; after
+``TWIN_ATTEMPTS`` draws without a square an item takes one twin and one plain wrong line (not reached in 150 easy
+and 150 medium items). Configs with diagonal folds (hard) keep the coin design: squares are rarer there (1.6x the
+generation time, and 1 item in 20 reached the fallback), and the coin's bias is smaller (hard passes the audit at
+300 items: 28.1%, 95% CI 23.3-33.5).
 
 Presets (the paper's structural parameters: number and type of folds, sheet shape):
 * easy: 2 vertical/horizontal folds of a square sheet, one punched hole.
@@ -596,6 +600,47 @@ def twin_lines(
 Foils = list[tuple[str, Holes]]
 
 
+def square_item(
+    rng: random.Random,
+    shape: str,
+    lines: list[Line],
+    punched: list[IntVec],
+    names: list[tuple[str, ...]],
+    pair: tuple[int, int],
+    others: tuple[Line, Line],
+) -> tuple[list[Line], Holes, Foils] | None:
+    """Four items in one: folds j, k of ``pair`` each take their crease or the other line of ``others``, and all four
+    fold sequences must be valid items (see :func:`program_holes`) with distinct answers, every answer holding as
+    many holes as the others on every part of the sheet the panels of any of the four tell apart (see
+    :func:`region_counts`; no hole on a shown crease or rim). Two coins then say which sequence is shown; the other
+    three answers are the foils. What is accepted does not depend on the coins, so the four hole patterns are the
+    same whichever is the answer: only the creases drawn tell them apart."""
+    j, k = pair
+    keys = [(a, b) for a in (0, 1) for b in (0, 1)]
+    programs = {
+        (a, b): swapped(swapped(lines, j, (lines[j], others[0])[a]), k, (lines[k], others[1])[b]) for a, b in keys
+    }
+    answers: dict[tuple[int, int], Holes] = {}
+    for key in keys:
+        holes = program_holes(shape, programs[key], punched, names)
+        if holes is None:
+            return None
+        answers[key] = holes
+    if len(set(answers.values())) < 4:
+        return None
+    for key in keys:
+        counts = {region_counts(shape, programs[key], holes) for holes in answers.values()}
+        if len(counts) != 1 or None in counts:
+            return None
+    a, b = int(rng.random() < 0.5), int(rng.random() < 0.5)
+    types = {
+        (1 - a, b): f"wrong_fold_{j + 1}",
+        (a, 1 - b): f"wrong_fold_{k + 1}",
+        (1 - a, 1 - b): f"wrong_fold_{j + 1}",
+    }
+    return programs[(a, b)], answers[(a, b)], [(t, answers[key]) for key, t in types.items()]
+
+
 def foils_for(
     rng: random.Random,
     shape: str,
@@ -604,18 +649,18 @@ def foils_for(
     answer: Holes,
     names: list[tuple[str, ...]],
     twins_needed: int = 2,
+    square: bool = True,
 ) -> tuple[list[Line], Holes, Foils] | None:
-    """The folds shown, their answer and three foils: the holes of unfolding one or two folds across a wrong line,
-    arranged so that nothing about an option, alone or against the panels and the other options, tells the answer
-    without unfolding.
+    """The folds shown, their answer and three foils, arranged so that nothing about an option, alone or against
+    the panels and the other options, tells the answer without unfolding.
 
-    With two or more folds, two folds j < k get a pair of lines each, {crease, twin} (see :func:`twin_lines`); a
-    coin for each says which of the pair is the crease shown; the options are the four combinations (shown or
-    other line at j) x (shown or other line at k), the answer the shown-shown one. Every option differs from two
-    others in one fold and from one in both (a square: no option is the centre of the rest), and the foil's lines
-    are drawn like the shown creases. With one fold, three twins (a star). Every foil keeps the answer's count of
-    holes on every part of the sheet the panels tell apart (each shaded flap; on the final packet only the punch),
-    has no hole on a crease or the rim, and is mirror-symmetric across every shown crease it did not change.
+    With two or more folds, two folds j < k get a pair of lines each, {crease, twin} (see :func:`twin_lines`), and
+    the four combinations must form a :func:`square_item`: the options are the answers of the four fold sequences,
+    the one shown drawn by coins. Every option differs from two others in one fold and from one in both (no option
+    is the centre of the rest). With one fold, three twins (a star). Without ``square`` (diagonal configs, see the
+    module docstring), a coin for each fold says which of crease and twin is shown, kept when the swap stays a
+    valid item, and the foils unfold the shown folds across the other lines; so does the fallback
+    (``twins_needed`` < 2, see :func:`build`), with one or no fold taking a twin.
     """
     n = len(lines)
     if n == 1:
@@ -636,6 +681,10 @@ def foils_for(
         combos = [(x, y) for x in xs for y in ys]
         rng.shuffle(combos)
         for x, y in combos:
+            if square and twins_needed == 2:
+                if (item := square_item(rng, shape, lines, punched, names, (j, k), (x, y))) is not None:
+                    return item
+                continue
             lj, lk = (lines[j], x), (lines[k], y)
             if ways[0] and rng.random() < 0.5 and program_holes(shape, swapped(lines, j, x), punched, names):
                 lj = (x, lines[j])
@@ -675,7 +724,7 @@ def build(rng: random.Random, config: Config) -> tuple[str, list[Line], list[Int
         got = draw_folds(rng, shape, fixed, punched, n, forced, config.diagonal)
         if got is None:
             continue
-        item = foils_for(rng, shape, got[0], punched, got[1], names, 2 - attempt // TWIN_ATTEMPTS)
+        item = foils_for(rng, shape, got[0], punched, got[1], names, 2 - attempt // TWIN_ATTEMPTS, not config.diagonal)
         if item is not None:
             return shape, item[0], punched, item[1], item[2]
     raise RuntimeError(f"no item found for {config}: folds, punch and foils could not meet the constraints")
