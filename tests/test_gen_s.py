@@ -40,7 +40,6 @@ CUSTOM = {
     ],
     "SS3": [
         ss3.Config(rows=4, cols=5, buildings=6, blocked_fraction=0.25, min_route_length=3, min_turns=0, cell_px=60),
-        # 14 decoys, not 20: each needs a route of its own that differs from the real one (see ss3.place_buildings)
         ss3.Config(rows=10, cols=10, buildings=14, blocked_fraction=0.1, min_route_length=8, min_turns=2),
     ],
 }
@@ -265,11 +264,10 @@ def _ss3_geometry_pickers(item: base.GeneratedItem) -> dict[str, set[int]]:
 
 
 def test_ss3_route_blind_pickers_lost_their_edge() -> None:
-    """Narrowed cue: the building nearest the straight start-end line used to be the answer in 70% of normal
-    and hard items (chance 10% / 6.7%); near the start, the end, the midpoint or inside the box did
-    nearly as well (53-66%). Decoys now sit along routes drawn like the real one. Not yet at chance (a
-    300-item audit still finds about 15-21% for the best of these rules), so the bound here is 30%:
-    any return of the old design fails it by a wide margin."""
+    """Closed cue: the building nearest the straight start-end line used to be the answer in 70% of normal
+    and hard items (chance 10% / 6.7%); near the start, the end, the midpoint or inside the box did nearly as
+    well (53-66%). Buildings are now laid out before the answer is drawn (ss3.layout); the bound of 30%
+    leaves room for sampling noise at this size, and any return of the old design fails it by far."""
     for name, n in (("normal", 40), ("hard", 30)):
         items = [ss3.generate(31, i, ss3.PRESETS[name]) for i in range(n)]
         hits: dict[str, float] = {}
