@@ -31,7 +31,6 @@ LEAKING: dict[tuple[str, str, str], str] = {
         "medium",
     ): "raw/logistic 38.9% (95% CI 27.6-51.5) vs 25.0 (surface: option-to-net distance is the task)",
     ("visfactor", "CF2", "easy"): "single/best 64.7% (95% CI 59.3-70.3) vs 53.3 (majority; colour_dist_stimulus)",
-    ("visfactor", "SS3", "hard"): "single/best 15.8% (95% CI 8.7-27.1) vs 6.7 (building_centre)",
     ("visfactor", "VZ2", "easy"): "surface/boosting 41.7% (95% CI 30.1-54.3) vs 20.0 (option-to-fold-panel distance)",
 }
 

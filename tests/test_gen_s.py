@@ -278,6 +278,28 @@ def test_ss3_route_blind_pickers_lost_their_edge() -> None:
         assert max(hits.values()) <= 0.3 * n, (name, hits)
 
 
+def test_ss3_every_corner_has_one_way_through() -> None:
+    """Closed cue (blocked_near): the answer's corner used to keep its route's streets open while a decoy's were
+    random, so roadblocks at a corner told them apart. Now every building's corner has exactly two open streets,
+    one of them along the building (the answer's are its route's), and the cuts that make the route unique are
+    never at a corner, so the count of roadblocks at a corner depends only on where the corner is."""
+    for name, n in (("normal", 20), ("hard", 10)):
+        for index in range(n):
+            scene = ss3.generate(32, index, ss3.PRESETS[name]).metadata["scene"]
+            blocked = {tuple(sorted(map(tuple, e))) for e in scene["blocked"]}
+            route = [tuple(v) for v in scene["route"]]
+            steps = {tuple(sorted(pair)) for pair in itertools.pairwise(route)}
+            for b in scene["buildings"]:
+                corner, cell = tuple(b["corner"]), tuple(b["cell"])
+                (x, y), (cols, rows) = corner, (scene["cols"], scene["rows"])
+                streets = [((x, y), w) for w in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1))]
+                streets = [tuple(sorted(e)) for e in streets if 0 <= e[1][0] <= cols and 0 <= e[1][1] <= rows]
+                open_ = {e for e in streets if e not in blocked}
+                assert len(open_) == 2 and open_ & set(ss3.bordering(cell, corner)), (name, index, b)
+                if corner in route:
+                    assert open_ <= steps, (name, index, b)
+
+
 def test_ss3_labels() -> None:
     assert [ss3.label(k) for k in (0, 1, 25, 26, 27, 33, 51, 52)] == ["A", "B", "Z", "AA", "AB", "AH", "AZ", "BA"]
     ring = ss3.perimeter(8, 9)

@@ -9,16 +9,17 @@ it runs along exactly one building, and it touches no other building even at a
 corner. Two rows ask for the route in both directions; the answer is the number.
 
 Cue closed: the answer was the building nearest the straight start-end line (70% of items,
-chance 10% / 6.7%), later (decoys on other random routes) still the building where the decoys' routes
-did not run (a learned picker: 48-63%). Now the map is laid out before the answer is drawn
-(:func:`layout`): every building is put at a random place along a random route of the map's one
-length that touches no other building, its corner left with one way through (the streets at the
-corner off that route closed), and it is a candidate if roadblocks away from all corners can make its
-route the only shortest one. The answer is a candidate drawn uniformly afterwards, and only then are
-the other routes cut (:func:`close_alternatives`), never at a building's corner. So everything about a
-building's place and corner is drawn before, and independently of, the choice of the answer. What is
-left: when no more candidates fit (at least CANDIDATES of the buildings are), the rest go where no
-route runs, if need be off the routes' region; those are never the answer.
+chance 10% / 6.7%), later (decoys on other random routes, kept off the real one) the building where
+no decoy lay (a learned picker: 47-63% at 300 items). Now the whole layout is drawn before the answer
+(:func:`layout`): start, end, one route length (street distance plus a small detour), random
+roadblocks, and buildings each put along a random route of that length that touches no other
+building. Every building's corner keeps exactly two open streets, one along it (for a candidate:
+its route's), so roadblocks at a corner say nothing. A building is a candidate if its route can be
+made the only shortest one by roadblocks away from all corners; the answer is a candidate drawn
+uniformly afterwards, and only then are the other routes cut (:func:`close_alternatives`), never at
+a corner. What is left: when no more routes fit between the buildings (at least CANDIDATES of them
+are candidates), the rest go where such routes run (candidates' routes redrawn out of the way), else
+anywhere, and are never the answer unless a route past them turns up at the end.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ import functools
 import itertools
 import random
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
@@ -131,6 +131,7 @@ SUBTEST = "SS3"
 DETOURS = (1, 2, 3)  # route length = street distance + 2 x a draw from these (pairs of steps away from the end)
 FRESH_BIAS = 4  # how much likelier a route's next step goes where no earlier route went
 PLACE_TRIES = 40  # failed tries in a row before the rest of the buildings go where no route runs
+WALK_TRIES = 12  # routes tried when one must be redrawn
 CANDIDATES = 0.6  # least share of the buildings that must have a route of their own
 ITEM_TRIES = 400  # maps tried for one item
 ROWS_PER_ITEM = 2
@@ -140,28 +141,34 @@ Streets = dict[Vertex, tuple[tuple[Vertex, Edge], ...]]
 
 
 def search(
-    nbrs: Streets, usable: Callable[[Edge], bool], source: Vertex, avoid: frozenset[Vertex] | set[Vertex] = frozenset()
+    nbrs: Streets,
+    closed: set[Edge],
+    source: Vertex,
+    avoid: frozenset[Vertex] | set[Vertex] = frozenset(),
+    only: set[Edge] | None = None,
 ) -> tuple[dict[Vertex, int], dict[Vertex, int]]:
-    """Breadth-first distances from ``source`` and exact shortest-route counts over usable segments,
-    never entering ``avoid``."""
+    """Breadth-first distances from ``source`` and exact shortest-route counts over open segments (those in
+    ``only`` if given, else those not ``closed``), never entering ``avoid``."""
     dist, count = {source: 0}, {source: 1}
     queue = deque([source])
     while queue:
         v = queue.popleft()
+        d = dist[v] + 1
         for w, e in nbrs[v]:
-            if w in avoid or not usable(e):
+            if w in avoid or (e not in only if only is not None else e in closed):
                 continue
             if w not in dist:
-                dist[w], count[w] = dist[v] + 1, count[v]
+                dist[w], count[w] = d, count[v]
                 queue.append(w)
-            elif dist[w] == dist[v] + 1:
+            elif dist[w] == d:
                 count[w] += count[v]
     return dist, count
 
 
-def only_route(nbrs: Streets, usable: Callable[[Edge], bool], start: Vertex, end: Vertex, length: int) -> bool:
-    """Whether one route of ``length`` segments, and none shorter, leads from ``start`` to ``end``."""
-    dist, count = search(nbrs, usable, start)
+def only_route(nbrs: Streets, keep: set[Edge], start: Vertex, end: Vertex, length: int) -> bool:
+    """Whether one route of ``length`` segments over the streets ``keep``, and none shorter, leads from
+    ``start`` to ``end``."""
+    dist, count = search(nbrs, set(), start, only=keep)
     return dist.get(end) == length and count[end] == 1
 
 
@@ -215,7 +222,7 @@ class Map:
         path's own streets plus the open streets at the corners carry no other route as short."""
         keep = {edge(u, w) for u, w in itertools.pairwise(path)}
         keep |= {e for e in self.corner_streets(nbrs) if e not in self.closed}
-        return only_route(nbrs, keep.__contains__, self.start, self.end, self.length)
+        return only_route(nbrs, keep, self.start, self.end, self.length)
 
 
 def close_alternatives(
@@ -227,10 +234,10 @@ def close_alternatives(
     closed = set(plan.closed)
     keep = {edge(u, w) for u, w in itertools.pairwise(path)} | plan.corner_streets(nbrs)
     while True:
-        ahead, ways_in = search(nbrs, lambda e: e not in closed, plan.start)
+        ahead, ways_in = search(nbrs, closed, plan.start)
         if ahead[plan.end] == plan.length and ways_in[plan.end] == 1:
             return closed
-        behind, ways_out = search(nbrs, lambda e: e not in closed, plan.end)
+        behind, ways_out = search(nbrs, closed, plan.end)
         options, weights = [], []
         for e in edges:
             if e in keep or e in closed:
@@ -269,22 +276,23 @@ def layout(rng: random.Random, config: Config) -> Map | None:
     """A map of buildings that could each be the answer as far as anything but the route shows (or None).
 
     Buildings are added one at a time: a random route of the map's length that touches no building so far,
-    then a building at a random place along it that no earlier route touches; the streets at its corner that
-    the route does not use are closed (so every building's corner has one way through, along its route). It
-    is kept if every route can still be made the only shortest one by roadblocks elsewhere. When no more
-    fit that way, the rest go where no route runs, each with one way through its corner as well (a pair of
-    its open streets, one along it); those have no route (``paths`` None) and are never the answer."""
+    then a building at a random place along it that no earlier route touches (and not one street from
+    another building's corner); the streets at its corner that the route does not use are closed (so every
+    corner has one way through). It is kept if every route can still be made the only shortest one by
+    roadblocks elsewhere. After PLACE_TRIES failures in a row, the rest go where routes of the map's length
+    run (redrawing candidates' routes they touch), else anywhere, each with a random pair of its open streets
+    (one along it) left open; those are candidates only if a route past them turns up at the end."""
     start, end = rng.choice(trips(config))
     edges, nbrs = lattice(config.rows, config.cols)
     length = abs(start[0] - end[0]) + abs(start[1] - end[1]) + 2 * rng.choice(DETOURS)
     plan = Map(start, end, length, set(rng.sample(edges, round(config.blocked_fraction * len(edges)))))
-    if search(nbrs, lambda e: e not in plan.closed, start)[0].get(end, length + 1) > length:
+    if search(nbrs, plan.closed, start)[0].get(end, length + 1) > length:
         return None
     misses, to_end = 0, None
     while len(plan.placed) < config.buildings and misses < PLACE_TRIES:
         misses += 1
         if to_end is None:  # distances to the end avoiding the buildings, redone when one is added
-            to_end = search(nbrs, lambda e: e not in plan.closed, end, {start, *plan.corners()})[0]
+            to_end = search(nbrs, plan.closed, end, {start, *plan.corners()})[0]
         used = {v for p in plan.paths if p for v in p}
         path = walk(rng, nbrs, plan.closed, to_end, start, length, used)
         if path is None or turns(path) < config.min_turns:
@@ -293,32 +301,75 @@ def layout(rng: random.Random, config: Config) -> Map | None:
         options = [
             (cell, v, (edge(path[i - 1], v), edge(v, path[i + 1])))
             for i, v in enumerate(path[1:-1], 1)
-            if v not in used
+            if v not in used and not _beside(v, plan.corners())
             for cell in _cells(config, v)
             if all(cell != c for c, _ in plan.placed) and any(side in steps for side in bordering(cell, v))
         ]
         if options and _add(plan, nbrs, *rng.choice(options), path):
             misses, to_end = 0, None
     used = {v for p in plan.paths if p for v in p}
-    reach = search(nbrs, lambda e: e not in plan.closed, start)[0]
-    back = search(nbrs, lambda e: e not in plan.closed, end)[0]
-    near = [v for v in sorted(reach) if v not in used and v in back and reach[v] + back[v] <= length]
-    far = [v for v in sorted(nbrs) if v not in used and v not in near and v not in (start, end)]
-    rng.shuffle(near)
-    rng.shuffle(far)
-    spare = [(cell, v) for v in near + far for cell in _cells(config, v)]  # where routes of that length run first
-    for cell, corner in spare:
+    reach = search(nbrs, plan.closed, start)[0]
+    back = search(nbrs, plan.closed, end)[0]
+    region = [v for v in sorted(reach) if v in back and reach[v] + back[v] <= length and v not in (start, end)]
+    rest = [v for v in sorted(nbrs) if v not in region and v not in (start, end)]
+    rng.shuffle(region)
+    rng.shuffle(rest)
+    region.sort(key=lambda v: v in used)  # stable: off the candidates' routes first
+    # where routes of the map's length run first (redrawing candidates' routes out of the way), else anywhere
+    for cell, corner in [(cell, v) for v in region + rest for cell in _cells(config, v)]:
         if len(plan.placed) == config.buildings:
             break
-        if any(cell == c or corner == v for c, v in plan.placed):
+        if any(cell == c or corner == v for c, v in plan.placed) or _beside(corner, plan.corners()):
             continue
         open_ = [e for _, e in nbrs[corner] if e not in plan.closed]
         ways = [(a, b) for a, b in itertools.combinations(open_, 2) if {a, b} & set(bordering(cell, corner))]
         if ways:
-            _add(plan, nbrs, cell, corner, rng.choice(ways), None)
-    if len(plan.placed) < config.buildings or sum(map(bool, plan.paths)) < CANDIDATES * config.buildings:
+            _add(plan, nbrs, cell, corner, rng.choice(ways), None, rng, config)
+    if len(plan.placed) < config.buildings:
         return None
-    return plan
+    for k, path in enumerate(plan.paths):  # a building placed off the routes is a candidate too if it has one
+        if path is None:
+            plan.paths[k] = route_past(rng, config, nbrs, plan, k)
+    return plan if sum(map(bool, plan.paths)) >= CANDIDATES * config.buildings else None
+
+
+def route_past(rng: random.Random, config: Config, nbrs: Streets, plan: Map, k: int) -> list[Vertex] | None:
+    """A random route of the plan's length through building ``k``'s corner along one of its streets, touching
+    no other building, that roadblocks away from the corners can make the only shortest one (None if none
+    turns up in WALK_TRIES tries)."""
+    cell, corner = plan.placed[k]
+    others = set(plan.corners()) - {corner}
+    from_start = search(nbrs, plan.closed, plan.start, others)[0]
+    to_end = search(nbrs, plan.closed, plan.end, others)[0]
+    sides = [side for side in bordering(cell, corner) if side not in plan.closed]
+    for _ in range(WALK_TRIES if sides else 0):
+        a, b = rng.choice(sides)
+        if rng.random() < 0.5:
+            a, b = b, a
+        if a == plan.end or b == plan.start or a not in from_start or b not in to_end or a in others or b in others:
+            continue
+        low, high = from_start[a], plan.length - 1 - to_end[b]
+        if high < low:
+            continue
+        first = 0 if a == plan.start else high if b == plan.end else rng.randrange(low, high + 1, 2)
+        to_a = search(nbrs, plan.closed, a, others | {b, plan.end, plan.start})[0]
+        head = walk(rng, nbrs, plan.closed, to_a, plan.start, first, set()) if first else [plan.start]
+        if head is None or head[-1] != a:
+            continue
+        to_b = search(nbrs, plan.closed, plan.end, others | set(head) | {b})[0]
+        tail = walk(rng, nbrs, plan.closed, to_b, b, plan.length - len(head), set()) if b != plan.end else [b]
+        if tail is None:
+            continue
+        path = head + tail
+        if turns(path) >= config.min_turns and plan.can_be_only(nbrs, path):
+            return path
+    return None
+
+
+def _beside(v: Vertex, corners: list[Vertex]) -> bool:
+    """Whether a building's corner is one street away from ``v`` (a street between two corners could not be
+    left open at one and closed at the other)."""
+    return any(abs(v[0] - c[0]) + abs(v[1] - c[1]) == 1 for c in corners)
 
 
 def _cells(config: Config, v: Vertex) -> list[Vertex]:
@@ -328,16 +379,29 @@ def _cells(config: Config, v: Vertex) -> list[Vertex]:
 
 
 def _add(
-    plan: Map, nbrs: Streets, cell: Vertex, corner: Vertex, way: tuple[Edge, Edge], path: list[Vertex] | None
+    plan: Map,
+    nbrs: Streets,
+    cell: Vertex,
+    corner: Vertex,
+    way: tuple[Edge, Edge],
+    path: list[Vertex] | None,
+    rng: random.Random | None = None,
+    config: Config | None = None,
 ) -> bool:
     """Put a building at ``corner`` of ``cell`` with only the streets ``way`` open there, if every route can
-    still be made the only one (the plan is changed in place only then)."""
+    still be made the only one (with ``rng``, routes it touches or spoils may be redrawn); the plan is changed
+    in place only then."""
     shut = {e for _, e in nbrs[corner] if e not in way}
     trial = Map(
         plan.start, plan.end, plan.length, plan.closed | shut, [*plan.placed, (cell, corner)], [*plan.paths, path]
     )
-    if not all(trial.can_be_only(nbrs, p) for p in trial.paths if p):
-        return False
+    for k, old in enumerate(trial.paths):
+        if old is not None and (corner in old[1:-1] and k < len(plan.paths) or not trial.can_be_only(nbrs, old)):
+            if rng is None or config is None:
+                return False
+            trial.paths[k] = route_past(rng, config, nbrs, trial, k)
+            if trial.paths[k] is None:
+                return False
     plan.closed, plan.placed, plan.paths = trial.closed, trial.placed, trial.paths
     return True
 
