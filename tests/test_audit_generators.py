@@ -32,9 +32,6 @@ LEAKING: dict[tuple[str, str, str], str] = {
     " 300 items ok, 1000 items at seed 555 every picker <= 25.4%)",
     ("visfactor", "CF2", "easy"): "single/best 64.0% (95% CI 57.7-70.3) vs 51.7 (majority; colour_dist_others; "
     "these 60 items only: at 300 every picker is within 1 point of the majority)",
-    ("visfactor", "SS3", "easy"): "single/best 77.5% (95% CI 65.5-86.2) vs 10.0",
-    ("visfactor", "SS3", "normal"): "surface/logistic 73.3% (95% CI 61.0-82.9) vs 10.0",
-    ("visfactor", "SS3", "hard"): "surface/logistic 58.3% (95% CI 45.7-69.9) vs 6.7",
     ("visfactor", "VZ2", "easy"): "surface/boosting 41.7% (95% CI 30.1-54.3) vs 20.0 (option-to-fold-panel distance)",
 }
 

@@ -40,7 +40,6 @@ CUSTOM = {
     ],
     "SS3": [
         ss3.Config(rows=4, cols=5, buildings=6, blocked_fraction=0.25, min_route_length=3, min_turns=0, cell_px=60),
-        # 14 decoys, not 20: each needs a route of its own that differs from the real one (see ss3.place_buildings)
         ss3.Config(rows=10, cols=10, buildings=14, blocked_fraction=0.1, min_route_length=8, min_turns=2),
     ],
 }
@@ -265,11 +264,10 @@ def _ss3_geometry_pickers(item: base.GeneratedItem) -> dict[str, set[int]]:
 
 
 def test_ss3_route_blind_pickers_lost_their_edge() -> None:
-    """Narrowed cue: the building nearest the straight start-end line used to be the answer in 70% of normal
-    and hard items (chance 10% / 6.7%); near the start, the end, the midpoint or inside the box did
-    nearly as well (53-66%). Decoys now sit along routes drawn like the real one. Not yet at chance (a
-    300-item audit still finds about 15-21% for the best of these rules), so the bound here is 30%:
-    any return of the old design fails it by a wide margin."""
+    """Closed cue: the building nearest the straight start-end line used to be the answer in 70% of normal
+    and hard items (chance 10% / 6.7%); near the start, the end, the midpoint or inside the box did nearly as
+    well (53-66%). Buildings are now laid out before the answer is drawn (ss3.layout); the bound of 30%
+    leaves room for sampling noise at this size, and any return of the old design fails it by far."""
     for name, n in (("normal", 40), ("hard", 30)):
         items = [ss3.generate(31, i, ss3.PRESETS[name]) for i in range(n)]
         hits: dict[str, float] = {}
@@ -278,6 +276,28 @@ def test_ss3_route_blind_pickers_lost_their_edge() -> None:
             for rule, chosen in _ss3_geometry_pickers(item).items():
                 hits[rule] = hits.get(rule, 0.0) + (answer in chosen) / len(chosen)
         assert max(hits.values()) <= 0.3 * n, (name, hits)
+
+
+def test_ss3_every_corner_has_one_way_through() -> None:
+    """Closed cue (blocked_near): the answer's corner used to keep its route's streets open while a decoy's were
+    random, so roadblocks at a corner told them apart. Now every building's corner has exactly two open streets,
+    one of them along the building (the answer's are its route's), and the cuts that make the route unique are
+    never at a corner, so the count of roadblocks at a corner depends only on where the corner is."""
+    for name, n in (("normal", 20), ("hard", 10)):
+        for index in range(n):
+            scene = ss3.generate(32, index, ss3.PRESETS[name]).metadata["scene"]
+            blocked = {tuple(sorted(map(tuple, e))) for e in scene["blocked"]}
+            route = [tuple(v) for v in scene["route"]]
+            steps = {tuple(sorted(pair)) for pair in itertools.pairwise(route)}
+            for b in scene["buildings"]:
+                corner, cell = tuple(b["corner"]), tuple(b["cell"])
+                (x, y), (cols, rows) = corner, (scene["cols"], scene["rows"])
+                streets = [((x, y), w) for w in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1))]
+                streets = [tuple(sorted(e)) for e in streets if 0 <= e[1][0] <= cols and 0 <= e[1][1] <= rows]
+                open_ = {e for e in streets if e not in blocked}
+                assert len(open_) == 2 and open_ & set(ss3.bordering(cell, corner)), (name, index, b)
+                if corner in route:
+                    assert open_ <= steps, (name, index, b)
 
 
 def test_ss3_labels() -> None:

@@ -8,16 +8,18 @@ perimeter crossings are lettered clockwise from the top-left (A, B, ..., Z, AA, 
 it runs along exactly one building, and it touches no other building even at a
 corner. Two rows ask for the route in both directions; the answer is the number.
 
-Cue narrowed (not closed): buildings used to be scattered at random and the start and end
-then chosen so that the route passes one, so the answer was the building nearest the
-straight start-end line in about 70% of items (chance 10% / 6.7%). Now the start and end
-come first, and every building is placed the same way: on the unique route of a fresh
-random map for that start and end (the answer's is the real map), at a random spot,
-away from another such route (the decoys from the real one, so they are neither passed
-nor touched; the answer from one more fresh route). Decoys therefore lie where routes
-for this trip run, like the answer; the remaining difference is that a decoy's route
-must differ from the real one, so decoys avoid the commonest routes, which the answer
-does not (a 300-item audit still finds the answer above chance, see the report).
+Cue closed: the answer was the building nearest the straight start-end line (70% of items,
+chance 10% / 6.7%), later (decoys on other random routes, kept off the real one) the building where
+no decoy lay (a learned picker: 47-63% at 300 items). Now the whole layout is drawn before the answer
+(:func:`layout`): start, end, one route length (street distance plus a small detour), random
+roadblocks, and buildings each put along a random route of that length that touches no other
+building. Every building's corner keeps exactly two open streets, one along it (for a candidate:
+its route's), so roadblocks at a corner say nothing. A building is a candidate if its route can be
+made the only shortest one by roadblocks away from all corners; the answer is a candidate drawn
+uniformly afterwards, and only then are the other routes cut (:func:`close_alternatives`), never at
+a corner. What is left: when no more routes fit between the buildings (at least CANDIDATES of them
+are candidates), the rest go where such routes run (candidates' routes redrawn out of the way), else
+anywhere, and are never the answer unless a route past them turns up at the end.
 """
 
 from __future__ import annotations
@@ -26,9 +28,8 @@ import functools
 import itertools
 import random
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from . import base
@@ -82,36 +83,14 @@ def bordering(cell: Vertex, corner: Vertex) -> tuple[Edge, Edge]:
 
 
 @functools.lru_cache(maxsize=16)
-def lattice(rows: int, cols: int) -> tuple[tuple[Edge, ...], dict[Vertex, tuple[tuple[Vertex, int], ...]]]:
-    """The street segments and, per crossing, its neighbours with the index of the segment to each."""
+def lattice(rows: int, cols: int) -> tuple[tuple[Edge, ...], dict[Vertex, tuple[tuple[Vertex, Edge], ...]]]:
+    """The street segments and, per crossing, its neighbours with the segment to each."""
     edges = tuple(all_edges(rows, cols))
-    nbrs: dict[Vertex, list[tuple[Vertex, int]]] = {(x, y): [] for x in range(cols + 1) for y in range(rows + 1)}
-    for k, (a, b) in enumerate(edges):
-        nbrs[a].append((b, k))
-        nbrs[b].append((a, k))
+    nbrs: dict[Vertex, list[tuple[Vertex, Edge]]] = {(x, y): [] for x in range(cols + 1) for y in range(rows + 1)}
+    for a, b in edges:
+        nbrs[a].append((b, (a, b)))
+        nbrs[b].append((a, (a, b)))
     return edges, {v: tuple(n) for v, n in nbrs.items()}
-
-
-def bfs_paths(
-    nbrs: dict[Vertex, tuple[tuple[Vertex, int], ...]], closed: set[int], start: Vertex, end: Vertex | None = None
-) -> tuple[dict[Vertex, int], dict[Vertex, int], dict]:
-    """Distances, shortest-path counts (capped at 2) and one predecessor per reached crossing, over open
-    segments; with ``end``, the search stops once every crossing as near as ``end`` is settled."""
-    dist, count, parent = {start: 0}, {start: 1}, {start: None}
-    queue = deque([start])
-    while queue:
-        v = queue.popleft()
-        if end in dist and dist[v] >= dist[end]:
-            break
-        for w, k in nbrs[v]:
-            if k in closed:
-                continue
-            if w not in dist:
-                dist[w], count[w], parent[w] = dist[v] + 1, count[v], v
-                queue.append(w)
-            elif dist[w] == dist[v] + 1:
-                count[w] = min(2, count[w] + count[v])
-    return dist, count, parent
 
 
 def turns(path: list[Vertex]) -> int:
@@ -145,182 +124,281 @@ PRESETS: dict[str, Config] = {
     "hard": Config(rows=8, cols=9, buildings=15, min_route_length=7, min_turns=2),
 }
 ID = "SS3"
-MAP_TRIES = 1024  # fresh maps tried for one route of a start-end pair
-MAP_BATCH = 32  # maps searched at once
-MIN_BATCH_YIELD = 2  # valid maps in the first batch for a start and end to be used
-SLOT_TRIES = 60  # routes tried for one building
-ITEM_TRIES = 200
+DETOURS = (1, 2, 3)  # route length = street distance + 2 x a draw from these (pairs of steps away from the end)
+FRESH_BIAS = 4  # how much likelier a route's next step goes where no earlier route went
+PLACE_TRIES = 40  # failed tries in a row before the rest of the buildings go where no route runs
+WALK_TRIES = 12  # routes tried when one must be redrawn
+CANDIDATES = 0.6  # least share of the buildings that must have a route of their own
+ITEM_TRIES = 400  # maps tried for one item
 DEFAULT_ITEMS = base.released_items(ID)
 
-
-def _route(config: Config, dist: dict, count: dict, parent: dict, end: Vertex) -> list[Vertex] | None:
-    """The one shortest route to ``end`` (from the search's start), if it is unique and long and bent enough."""
-    if count.get(end) != 1 or dist[end] < config.min_route_length:
-        return None
-    path = [end]
-    while parent[path[-1]] is not None:
-        path.append(parent[path[-1]])
-    return path[::-1] if turns(path) >= config.min_turns else None
+Streets = dict[Vertex, tuple[tuple[Vertex, Edge], ...]]
 
 
-def random_closed(rng: random.Random, config: Config) -> set[int]:
-    """Indices (into ``lattice``) of the street segments a random map closes."""
-    n = len(lattice(config.rows, config.cols)[0])
-    return set(rng.sample(range(n), round(config.blocked_fraction * n)))
+def search(
+    nbrs: Streets,
+    closed: set[Edge],
+    source: Vertex,
+    avoid: frozenset[Vertex] | set[Vertex] = frozenset(),
+    only: set[Edge] | None = None,
+) -> tuple[dict[Vertex, int], dict[Vertex, int]]:
+    """Breadth-first distances from ``source`` and exact shortest-route counts over open segments (those in
+    ``only`` if given, else those not ``closed``), never entering ``avoid``."""
+    dist, count = {source: 0}, {source: 1}
+    queue = deque([source])
+    while queue:
+        v = queue.popleft()
+        d = dist[v] + 1
+        for w, e in nbrs[v]:
+            if w in avoid or (e not in only if only is not None else e in closed):
+                continue
+            if w not in dist:
+                dist[w], count[w] = d, count[v]
+                queue.append(w)
+            elif dist[w] == d:
+                count[w] += count[v]
+    return dist, count
 
 
-def routes(config: Config, closed: set[int]) -> list[tuple[Vertex, Vertex, list[Vertex]]]:
-    """Every (start, end, route) with one shortest route meeting the length and turn rules, start first on the ring."""
-    nbrs = lattice(config.rows, config.cols)[1]
-    ring = perimeter(config.rows, config.cols)
-    found = []
-    for i, start in enumerate(ring):
-        dist, count, parent = bfs_paths(nbrs, closed, start)
-        for end in ring[i + 1 :]:
-            path = _route(config, dist, count, parent, end)
-            if path is not None:
-                found.append((start, end, path))
-    return found
+def only_route(nbrs: Streets, keep: set[Edge], start: Vertex, end: Vertex, length: int) -> bool:
+    """Whether one route of ``length`` segments over the streets ``keep``, and none shorter, leads from
+    ``start`` to ``end``."""
+    dist, count = search(nbrs, set(), start, only=keep)
+    return dist.get(end) == length and count[end] == 1
+
+
+def walk(
+    rng: random.Random,
+    nbrs: Streets,
+    closed: set[Edge],
+    to_dst: dict[Vertex, int],
+    src: Vertex,
+    length: int,
+    worn: set[Vertex],
+) -> list[Vertex] | None:
+    """A random path of exactly ``length`` segments from ``src`` to the crossing ``to_dst`` measures from,
+    repeating no crossing and entering none that ``to_dst`` leaves out; None if it runs into a dead end. Each
+    step goes to a random neighbour from which the end can still be reached in time, FRESH_BIAS times
+    likelier to one not ``worn`` (by earlier routes)."""
+    path, seen = [src], {src}
+    for left in range(length, 0, -1):
+        options = [
+            w
+            for w, e in nbrs[path[-1]]
+            if w not in seen and e not in closed and to_dst.get(w, length) < left and (left == 1 or to_dst[w])
+        ]
+        if not options:
+            return None
+        path.append(_pick(rng, options, [1 if w in worn else FRESH_BIAS for w in options]))
+        seen.add(path[-1])
+    return path
+
+
+@dataclass
+class Map:
+    """A start and end, the route length, roadblocks, and buildings each with a route of its own."""
+
+    start: Vertex
+    end: Vertex
+    length: int
+    closed: set[Edge]
+    placed: list[tuple[Vertex, Vertex]] = field(default_factory=list)  # (cell, corner)
+    paths: list[list[Vertex] | None] = field(default_factory=list)  # None: cannot be the answer
+
+    def corners(self) -> list[Vertex]:
+        return [v for _, v in self.placed]
+
+    def corner_streets(self, nbrs: Streets) -> set[Edge]:
+        """The streets at the buildings' corners: their roadblocks stay as drawn (cuts go elsewhere)."""
+        return {e for _, v in self.placed for _, e in nbrs[v]}
+
+    def can_be_only(self, nbrs: Streets, path: list[Vertex]) -> bool:
+        """Whether roadblocks away from every building's corner can make ``path`` the only shortest route: the
+        path's own streets plus the open streets at the corners carry no other route as short."""
+        keep = {edge(u, w) for u, w in itertools.pairwise(path)}
+        keep |= {e for e in self.corner_streets(nbrs) if e not in self.closed}
+        return only_route(nbrs, keep, self.start, self.end, self.length)
+
+
+def close_alternatives(
+    rng: random.Random, edges: tuple[Edge, ...], nbrs: Streets, plan: Map, path: list[Vertex]
+) -> set[Edge]:
+    """The plan's roadblocks plus more on other routes until ``path`` is the only shortest one: each on a
+    street of some route at least as short, never on ``path`` or at a building's corner, chosen with weight
+    the number of those routes it cuts."""
+    closed = set(plan.closed)
+    keep = {edge(u, w) for u, w in itertools.pairwise(path)} | plan.corner_streets(nbrs)
+    while True:
+        ahead, ways_in = search(nbrs, closed, plan.start)
+        if ahead[plan.end] == plan.length and ways_in[plan.end] == 1:
+            return closed
+        behind, ways_out = search(nbrs, closed, plan.end)
+        options, weights = [], []
+        for e in edges:
+            if e in keep or e in closed:
+                continue
+            for u, w in (e, e[::-1]):
+                if u in ahead and w in behind and ahead[u] + 1 + behind[w] == ahead[plan.end]:
+                    options.append(e)
+                    weights.append(ways_in[u] * ways_out[w])
+        closed.add(_pick(rng, options, weights))
+
+
+def _pick(rng: random.Random, options: list, weights: list[int]):
+    """One of ``options`` with probability proportional to its integer weight (exact, no float rounding)."""
+    k = rng.randrange(sum(weights))
+    for option, weight in zip(options, weights, strict=True):
+        if k < weight:
+            return option
+        k -= weight
+    raise AssertionError("unreachable")
 
 
 @functools.lru_cache(maxsize=16)
-def _incidence(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, dict[Vertex, int]]:
-    """One-hot (segment x crossing) matrices of the segments' first and second ends, and crossing indices."""
-    edges = lattice(rows, cols)[0]
-    index = {v: i for i, v in enumerate(lattice(rows, cols)[1])}
-    first, second = np.zeros((len(edges), len(index))), np.zeros((len(edges), len(index)))
-    for k, (a, b) in enumerate(edges):
-        first[k, index[a]] = second[k, index[b]] = 1.0
-    return first, second, index
-
-
-def _batch_maps(rng: random.Random, config: Config) -> np.ndarray:
-    """MAP_BATCH random maps at once: True where a segment is closed (the same count in every map)."""
-    n = len(lattice(config.rows, config.cols)[0])
-    keys = np.frombuffer(rng.randbytes(4 * MAP_BATCH * n), dtype="<u4").reshape(MAP_BATCH, n)
-    order = np.argsort(keys, axis=1, kind="stable")[:, : round(config.blocked_fraction * n)]
-    closed = np.zeros((MAP_BATCH, n), dtype=bool)
-    np.put_along_axis(closed, order, True, axis=1)
-    return closed
-
-
-def _unique_lengths(config: Config, closed: np.ndarray, start: Vertex, end: Vertex) -> np.ndarray:
-    """Per map, the length of the shortest route from ``start`` to ``end`` if it is the only one, else -1.
-
-    Breadth-first search on all maps at once: each layer's route counts flow along open segments."""
-    first, second, index = _incidence(config.rows, config.cols)
-    a_end, b_end = first.argmax(axis=1), second.argmax(axis=1)
-    open_ = ~closed
-    s, t = index[start], index[end]
-    dist = np.full((len(closed), first.shape[1]), -1)
-    count = np.zeros(dist.shape)
-    dist[:, s], count[:, s] = 0, 1.0
-    for d in range(first.shape[1]):
-        at = np.where(dist == d, count, 0.0)
-        if not ((dist[:, t] < 0) & at.any(axis=1)).any():
-            break
-        arriving = (open_ * at[:, a_end]) @ second + (open_ * at[:, b_end]) @ first
-        new = (dist < 0) & (arriving > 0)
-        dist[new], count[new] = d + 1, arriving[new]
-    return np.where(count[:, t] == 1, dist[:, t], -1)
-
-
-def _trace(config: Config, closed: np.ndarray, start: Vertex, end: Vertex) -> list[Vertex]:
-    """The unique shortest route on one map, walked back from ``end``."""
-    nbrs = lattice(config.rows, config.cols)[1]
-    shut = set(np.flatnonzero(closed).tolist())
-    dist = bfs_paths(nbrs, shut, start, end)[0]
-    path = [end]
-    while path[-1] != start:
-        v = path[-1]
-        path.append(next(w for w, k in nbrs[v] if k not in shut and dist.get(w) == dist[v] - 1))
-    return path[::-1]
-
-
-class RouteStream:
-    """Independent random maps in which ``start`` to ``end`` has a valid route, each with that route.
-
-    Maps are drawn in batches and searched together; every map taken from the stream (the real one and
-    each decoy's) comes from the same distribution."""
-
-    def __init__(self, rng: random.Random, config: Config, start: Vertex, end: Vertex) -> None:
-        self.rng, self.config, self.start, self.end = rng, config, start, end
-        self.ready: list[tuple[set[int], list[Vertex]]] = []
-
-    def _batch(self) -> None:
-        closed = _batch_maps(self.rng, self.config)
-        lengths = _unique_lengths(self.config, closed, self.start, self.end)
-        for k in np.flatnonzero(lengths >= self.config.min_route_length).tolist():
-            path = _trace(self.config, closed[k], self.start, self.end)
-            if turns(path) >= self.config.min_turns:
-                self.ready.append((set(np.flatnonzero(closed[k]).tolist()), path))
-
-    def likely(self) -> bool:
-        """Whether valid maps are common enough for this start and end (draws the first batch)."""
-        self._batch()
-        return len(self.ready) >= MIN_BATCH_YIELD
-
-    def next(self) -> tuple[set[int], list[Vertex]] | None:
-        """The next valid map and its route (None if none turns up in MAP_TRIES maps)."""
-        for _ in range(MAP_TRIES // MAP_BATCH):
-            if self.ready:
-                return self.ready.pop(0)
-            self._batch()
-        return self.ready.pop(0) if self.ready else None
-
-
-def _spots(config: Config, path: list[Vertex], avoid: set[Vertex], used: set[Vertex]) -> list[tuple[Vertex, Vertex]]:
-    """(cell, corner) places for a building the route ``path`` passes: corner on the path but not in ``avoid``,
-    and a free cell."""
-    steps = {edge(a, b) for a, b in itertools.pairwise(path)}
-    out = []
-    for vx, vy in path:
-        if (vx, vy) in avoid:
-            continue
-        for cell in ((vx - 1, vy - 1), (vx, vy - 1), (vx - 1, vy), (vx, vy)):
-            if 0 <= cell[0] < config.cols and 0 <= cell[1] < config.rows and cell not in used:
-                if any(side in steps for side in bordering(cell, (vx, vy))):
-                    out.append((cell, (vx, vy)))
-    return out
-
-
-def place_buildings(
-    rng: random.Random, config: Config, stream: RouteStream, path: list[Vertex]
-) -> tuple[list[dict], int] | None:
-    """Buildings that look alike to anyone who does not find the route, and the answer's number.
-
-    Every building is drawn the same way: a random route from ``start`` to ``end`` on a fresh random
-    map (the answer's is the real route), a random place along it, and a second route it must not
-    touch (the decoys' is the real route, so none is passed or touched; the answer's is one more
-    fresh route). So the answer's position relative to start, end and the straight line between them
-    is drawn like the decoys' (not exactly: a decoy's route must differ from the real one, the answer's
-    need not)."""
-    real = set(path)
-    slots = list(range(config.buildings))  # slot 0 is the answer
-    rng.shuffle(slots)
-    used: set[Vertex] = set()
-    placed: dict[int, dict] = {}
-    for slot in slots:
-        for _ in range(SLOT_TRIES):
-            other = stream.next()
-            if other is None:
-                return None
-            own, avoid = (path, set(other[1])) if slot == 0 else (other[1], real)
-            spots = _spots(config, own, avoid, used)
-            if spots:
-                cell, corner = rng.choice(spots)
-                used.add(cell)
-                placed[slot] = {"cell": list(cell), "corner": list(corner)}
-                break
-        else:
-            return None
-    numbers = list(range(1, config.buildings + 1))
-    rng.shuffle(numbers)
-    buildings = sorted(
-        ({"number": n, **placed[slot]} for slot, n in zip(range(config.buildings), numbers, strict=True)),
-        key=lambda b: b["number"],
+def trips(config: Config) -> tuple[tuple[Vertex, Vertex], ...]:
+    """(start, end) pairs of border crossings on different rows and columns, at least the least route length
+    apart."""
+    ring = perimeter(config.rows, config.cols)
+    return tuple(
+        (s, e)
+        for s in ring
+        for e in ring
+        if s[0] != e[0] and s[1] != e[1] and abs(s[0] - e[0]) + abs(s[1] - e[1]) >= config.min_route_length
     )
-    return buildings, numbers[0]
+
+
+def layout(rng: random.Random, config: Config) -> Map | None:
+    """A map of buildings that could each be the answer as far as anything but the route shows (or None).
+
+    Buildings are added one at a time: a random route of the map's length that touches no building so far,
+    then a building at a random place along it that no earlier route touches (and not one street from
+    another building's corner); the streets at its corner that the route does not use are closed (so every
+    corner has one way through). It is kept if every route can still be made the only shortest one by
+    roadblocks elsewhere. After PLACE_TRIES failures in a row, the rest go where routes of the map's length
+    run (redrawing candidates' routes they touch), else anywhere, each with a random pair of its open streets
+    (one along it) left open; those are candidates only if a route past them turns up at the end."""
+    start, end = rng.choice(trips(config))
+    edges, nbrs = lattice(config.rows, config.cols)
+    length = abs(start[0] - end[0]) + abs(start[1] - end[1]) + 2 * rng.choice(DETOURS)
+    plan = Map(start, end, length, set(rng.sample(edges, round(config.blocked_fraction * len(edges)))))
+    if search(nbrs, plan.closed, start)[0].get(end, length + 1) > length:
+        return None
+    misses, to_end = 0, None
+    while len(plan.placed) < config.buildings and misses < PLACE_TRIES:
+        misses += 1
+        if to_end is None:  # distances to the end avoiding the buildings, redone when one is added
+            to_end = search(nbrs, plan.closed, end, {start, *plan.corners()})[0]
+        used = {v for p in plan.paths if p for v in p}
+        path = walk(rng, nbrs, plan.closed, to_end, start, length, used)
+        if path is None or turns(path) < config.min_turns:
+            continue
+        steps = {edge(u, w) for u, w in itertools.pairwise(path)}
+        options = [
+            (cell, v, (edge(path[i - 1], v), edge(v, path[i + 1])))
+            for i, v in enumerate(path[1:-1], 1)
+            if v not in used and not _beside(v, plan.corners())
+            for cell in _cells(config, v)
+            if all(cell != c for c, _ in plan.placed) and any(side in steps for side in bordering(cell, v))
+        ]
+        if options and _add(plan, nbrs, *rng.choice(options), path):
+            misses, to_end = 0, None
+    used = {v for p in plan.paths if p for v in p}
+    reach = search(nbrs, plan.closed, start)[0]
+    back = search(nbrs, plan.closed, end)[0]
+    region = [v for v in sorted(reach) if v in back and reach[v] + back[v] <= length and v not in (start, end)]
+    rest = [v for v in sorted(nbrs) if v not in region and v not in (start, end)]
+    rng.shuffle(region)
+    rng.shuffle(rest)
+    region.sort(key=lambda v: v in used)  # stable: off the candidates' routes first
+    # where routes of the map's length run first (redrawing candidates' routes out of the way), else anywhere
+    for cell, corner in [(cell, v) for v in region + rest for cell in _cells(config, v)]:
+        if len(plan.placed) == config.buildings:
+            break
+        if any(cell == c or corner == v for c, v in plan.placed) or _beside(corner, plan.corners()):
+            continue
+        open_ = [e for _, e in nbrs[corner] if e not in plan.closed]
+        ways = [(a, b) for a, b in itertools.combinations(open_, 2) if {a, b} & set(bordering(cell, corner))]
+        if ways:
+            _add(plan, nbrs, cell, corner, rng.choice(ways), None, rng, config)
+    if len(plan.placed) < config.buildings:
+        return None
+    for k, path in enumerate(plan.paths):  # a building placed off the routes is a candidate too if it has one
+        if path is None:
+            plan.paths[k] = route_past(rng, config, nbrs, plan, k)
+    return plan if sum(map(bool, plan.paths)) >= CANDIDATES * config.buildings else None
+
+
+def route_past(rng: random.Random, config: Config, nbrs: Streets, plan: Map, k: int) -> list[Vertex] | None:
+    """A random route of the plan's length through building ``k``'s corner along one of its streets, touching
+    no other building, that roadblocks away from the corners can make the only shortest one (None if none
+    turns up in WALK_TRIES tries)."""
+    cell, corner = plan.placed[k]
+    others = set(plan.corners()) - {corner}
+    from_start = search(nbrs, plan.closed, plan.start, others)[0]
+    to_end = search(nbrs, plan.closed, plan.end, others)[0]
+    sides = [side for side in bordering(cell, corner) if side not in plan.closed]
+    for _ in range(WALK_TRIES if sides else 0):
+        a, b = rng.choice(sides)
+        if rng.random() < 0.5:
+            a, b = b, a
+        if a == plan.end or b == plan.start or a not in from_start or b not in to_end or a in others or b in others:
+            continue
+        low, high = from_start[a], plan.length - 1 - to_end[b]
+        if high < low:
+            continue
+        first = 0 if a == plan.start else high if b == plan.end else rng.randrange(low, high + 1, 2)
+        to_a = search(nbrs, plan.closed, a, others | {b, plan.end, plan.start})[0]
+        head = walk(rng, nbrs, plan.closed, to_a, plan.start, first, set()) if first else [plan.start]
+        if head is None or head[-1] != a:
+            continue
+        to_b = search(nbrs, plan.closed, plan.end, others | set(head) | {b})[0]
+        tail = walk(rng, nbrs, plan.closed, to_b, b, plan.length - len(head), set()) if b != plan.end else [b]
+        if tail is None:
+            continue
+        path = head + tail
+        if turns(path) >= config.min_turns and plan.can_be_only(nbrs, path):
+            return path
+    return None
+
+
+def _beside(v: Vertex, corners: list[Vertex]) -> bool:
+    """Whether a building's corner is one street away from ``v`` (a street between two corners could not be
+    left open at one and closed at the other)."""
+    return any(abs(v[0] - c[0]) + abs(v[1] - c[1]) == 1 for c in corners)
+
+
+def _cells(config: Config, v: Vertex) -> list[Vertex]:
+    """The blocks of the map that have crossing ``v`` as a corner."""
+    cells = ((v[0] - 1, v[1] - 1), (v[0], v[1] - 1), (v[0] - 1, v[1]), (v[0], v[1]))
+    return [c for c in cells if 0 <= c[0] < config.cols and 0 <= c[1] < config.rows]
+
+
+def _add(
+    plan: Map,
+    nbrs: Streets,
+    cell: Vertex,
+    corner: Vertex,
+    way: tuple[Edge, Edge],
+    path: list[Vertex] | None,
+    rng: random.Random | None = None,
+    config: Config | None = None,
+) -> bool:
+    """Put a building at ``corner`` of ``cell`` with only the streets ``way`` open there, if every route can
+    still be made the only one (with ``rng``, routes it touches or spoils may be redrawn); the plan is changed
+    in place only then."""
+    shut = {e for _, e in nbrs[corner] if e not in way}
+    trial = Map(
+        plan.start, plan.end, plan.length, plan.closed | shut, [*plan.placed, (cell, corner)], [*plan.paths, path]
+    )
+    for k, old in enumerate(trial.paths):
+        if old is not None and (corner in old[1:-1] and k < len(plan.paths) or not trial.can_be_only(nbrs, old)):
+            if rng is None or config is None:
+                return False
+            trial.paths[k] = route_past(rng, config, nbrs, trial, k)
+            if trial.paths[k] is None:
+                return False
+    plan.closed, plan.placed, plan.paths = trial.closed, trial.placed, trial.paths
+    return True
 
 
 @functools.lru_cache(maxsize=16)
@@ -369,25 +447,26 @@ def render(config: Config, blocked: list[Edge], buildings: list[dict], names: di
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     rng = base.item_rng(seed, ID, index, config)
     for _ in range(ITEM_TRIES):
-        found = routes(config, random_closed(rng, config))  # a start and end that can have one shortest route
-        if not found:
-            continue
-        start, end, _ = rng.choice(found)
-        if rng.random() < 0.5:
-            start, end = end, start
-        stream = RouteStream(rng, config, start, end)
-        real = stream.next() if stream.likely() else None  # a fresh map, drawn like the decoys' maps
-        if real is None:
-            continue
-        edges = lattice(config.rows, config.cols)[0]
-        blocked = sorted(edges[k] for k in real[0])
-        path = real[1]
-        placed = place_buildings(rng, config, stream, path)
-        if placed is not None:
-            buildings, answer = placed
+        plan = layout(rng, config)
+        if plan is not None:
             break
     else:
         raise RuntimeError(f"no map with a valid route found for {config}")
+    edges, nbrs = lattice(config.rows, config.cols)
+    k = rng.choice([i for i, p in enumerate(plan.paths) if p])  # the answer: drawn after the layout
+    path = plan.paths[k]
+    blocked = sorted(close_alternatives(rng, edges, nbrs, plan, path))
+    numbers = list(range(1, config.buildings + 1))
+    rng.shuffle(numbers)
+    buildings = sorted(
+        (
+            {"number": n, "cell": list(cell), "corner": list(corner)}
+            for n, (cell, corner) in zip(numbers, plan.placed, strict=True)
+        ),
+        key=lambda b: b["number"],
+    )
+    answer = numbers[k]
+    start, end = plan.start, plan.end
     names = {v: label(k) for k, v in enumerate(perimeter(config.rows, config.cols))}
     image = base.png(render(config, blocked, buildings, names))
     ask = [(names[start], names[end]), (names[end], names[start])]
