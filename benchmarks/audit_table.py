@@ -5,7 +5,7 @@ minutes on the 2-core machine; the rows are printed as markdown in a fixed order
 generators, seeded pickers, fixed folds), followed by the wall time.
 
 With ``--ci 60`` the first 60 items of each set are audited too (item i does not depend on the count), which
-is what ``tests/test_audit_generators.py`` measures: one generation serves both tables.
+is what ``tests/audit/test_audit_generators.py`` measures: one generation serves both tables.
 
 Usage: PYTHONPATH=. .venv/bin/python benchmarks/audit_table.py [--n 300] [--ci 60] [--seed 1234] [--workers 2] [--out table.md]
 """

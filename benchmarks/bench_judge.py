@@ -32,11 +32,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # the OpenAI stub server and fixtures live with the tests
 
+from helpers.openai_stub import Delay, StubServer, message_parts, verdict_reply  # noqa: E402
 from measure import timed_run  # noqa: E402
-from mme_cc_fixtures import write_release  # noqa: E402
-from openai_stub import Delay, StubServer, message_parts, verdict_reply  # noqa: E402
 
 from cogvis_tasks.mme_cc import benchmark as mme_cc  # noqa: E402
+from cogvis_tasks.mme_cc.synthetic import write_release  # noqa: E402
 
 BIN = Path(sys.executable).parent
 MODEL, JUDGE = "stub-vlm", "stub-judge"

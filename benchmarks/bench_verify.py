@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # the OpenAI stub server lives with the tests
 
 from bench_visfactor import results_ok  # noqa: E402
+from helpers.openai_stub import StubServer  # noqa: E402
 from measure import timed_run  # noqa: E402
-from openai_stub import StubServer  # noqa: E402
 
 from cogvis_tasks.core import images as imgs  # noqa: E402
 from cogvis_tasks.visfactor import data  # noqa: E402

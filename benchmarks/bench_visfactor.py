@@ -25,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))  # the OpenAI stub server lives with the tests
 
+from helpers.openai_stub import StubServer  # noqa: E402
 from measure import timed_run  # noqa: E402
-from openai_stub import StubServer  # noqa: E402
 
 from cogvis_tasks.core import baselines  # noqa: E402
 from cogvis_tasks.visfactor import benchmark  # noqa: E402

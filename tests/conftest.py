@@ -1,34 +1,19 @@
-"""Shared fixtures: synthetic data in the released layouts, the OpenAI stub, CLI runs.
+"""Shared fixtures: synthetic data in the released layouts and the OpenAI stub; the measured-slow marks.
 
-Harness runs happen in subprocesses of the stock ``lmms-eval`` and ``evalscope``
-commands installed next to the test interpreter, fully offline: data comes from
-``COGVIS_DATA_DIR`` and the model is the stub server on 127.0.0.1.
+Helpers that tests import (harness runs, the stub server, release writers) live in ``tests/helpers/``.
 """
 
 from __future__ import annotations
 
-import glob
-import hashlib
-import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from openai_stub import Fail, Reply, StubServer, decode_data_url_image, message_parts
+from helpers.openai_stub import StubServer
 
-from cogvis_tasks.core import baselines
-from cogvis_tasks.core import images as imgs
-from cogvis_tasks.core.sample import Sample
-from cogvis_tasks.visfactor import benchmark as visfactor
 from cogvis_tasks.visfactor.files import write_parquet, write_tsv
-from cogvis_tasks.visfactor.prompt import COT_OUTPUT
 from cogvis_tasks.visfactor.synthetic import synthetic_rows
-
-BIN = Path(sys.executable).parent
 
 
 @pytest.fixture(scope="session")
@@ -58,92 +43,10 @@ def stub() -> Iterable[StubServer]:
         yield server
 
 
-def harness_env(tmp_path: Path, data_root: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("LMMS_EVAL_PLUGINS", "COGVIS_DATA_DIR")}
-    env.update(
-        COGVIS_DATA_DIR=str(data_root),
-        OPENAI_API_KEY="EMPTY",
-        HF_HUB_OFFLINE="1",
-        HF_DATASETS_OFFLINE="1",
-        HF_HOME=str(tmp_path / "hf"),
-        TOKENIZERS_PARALLELISM="false",
-        PYTHONUNBUFFERED="1",
-    )
-    env.update(extra)
-    return env
-
-
-def run(cmd: list[str], env: dict[str, str], cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    """Run a harness CLI; the exit code alone proves little (lmms-eval exits 0 on failure)."""
-    exe = BIN / cmd[0]
-    proc = subprocess.run([str(exe), *cmd[1:]], env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout)
-    (cwd / f"{cmd[0]}.log").write_text(proc.stdout + "\n--- stderr ---\n" + proc.stderr)
-    return proc
-
-
-def lmms_results(out: Path) -> dict[str, Any]:
-    """The one results file a run wrote (fails with the run's log otherwise)."""
-    found = glob.glob(str(out / "**" / "*_results.json"), recursive=True)
-    assert len(found) == 1, f"expected one results file under {out}, found {found}"
-    return json.loads(Path(found[0]).read_text())
-
-
-def pixels_key(texts: list[str], images: list[Any]) -> tuple[str, tuple[str, ...]]:
-    return "".join(texts), tuple(hashlib.sha1(im.convert("RGB").tobytes()).hexdigest() for im in images)
-
-
-def sample_key(sample: Sample) -> tuple[str, tuple[str, ...]]:
-    decoded = [imgs.decode(sample.images[k]) for k in sample.image_order()]
-    return pixels_key([sample.text()], decoded)
-
-
-def request_key(body: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
-    parts = message_parts(body)
-    return pixels_key(
-        [v for k, v in parts if k == "text"], [decode_data_url_image(v) for k, v in parts if k == "image"]
-    )
-
-
-class OracleResponder:
-    """Answers each recorded request with the oracle answer of the sample it shows."""
-
-    def __init__(self, samples: Iterable[Sample]) -> None:
-        self.by_key: dict[tuple[str, tuple[str, ...]], Sample] = {}
-        for s in samples:
-            self.by_key.setdefault(sample_key(s), s)
-
-    def sample_for(self, body: dict[str, Any]) -> Sample:
-        return self.by_key[request_key(body)]
-
-    def __call__(self, body: dict[str, Any]) -> str:
-        return baselines.oracle(self.sample_for(body))
-
-
-def visfactor_samples(data_root: Path, condition: str = "direct") -> list[Sample]:
-    return visfactor.samples(condition=condition, local_path=data_root)
-
-
-def scripted_cot_responder(samples: list[Sample], fail_subtest: str, unparseable_subtest: str) -> Any:
-    """A CoT-checking model: fails the first row of one subtest, gives no answer for another, else oracle."""
-    oracle = OracleResponder(samples)
-    fail_id = min(s.id for s in samples if s.subtest == fail_subtest)
-
-    def responder(body: dict[str, Any]) -> Reply:
-        sample = oracle.sample_for(body)
-        assert COT_OUTPUT in "".join(v for k, v in message_parts(body) if k == "text"), sample.id
-        if sample.id == fail_id:
-            return Fail(500, "boom")
-        if sample.subtest == unparseable_subtest:
-            return "The answer is unclear."  # no JSON, no number: unparseable
-        return "Reasoning first. " + oracle(body)
-
-    return responder
-
-
 @pytest.fixture(scope="session")
 def minds_eye_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A COGVIS_DATA_DIR holding a Mind's Eye release fixture (3 items per task)."""
-    from minds_eye_fixtures import write_release
+    from cogvis_tasks.minds_eye.synthetic import write_release
 
     return write_release(tmp_path_factory.mktemp("minds_eye_data"), items_per_task=3, seed=11)
 
@@ -151,7 +54,7 @@ def minds_eye_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def visualpuzzles_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A COGVIS_DATA_DIR holding visualpuzzles/data/test-*.parquet (the hub layout), 20 puzzles."""
-    from visualpuzzles_fixtures import write_parquet
+    from cogvis_tasks.visualpuzzles.synthetic import write_parquet
 
     return write_parquet(tmp_path_factory.mktemp("vp_data"), n=20, seed=3)
 
@@ -159,59 +62,9 @@ def visualpuzzles_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def mme_cc_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A COGVIS_DATA_DIR holding an MME-CC release fixture (2 questions per file, 24 in all)."""
-    from mme_cc_fixtures import write_release
+    from cogvis_tasks.mme_cc.synthetic import write_release
 
     return write_release(tmp_path_factory.mktemp("mme_cc_data"), per_file=2, seed=4)
-
-
-def evalscope_openai(
-    stub_url: str, datasets: list[str], work: Path, *extra: str, model: str = "stub-vlm", judge_model: str | None = None
-) -> list[str]:
-    """A stock ``evalscope eval`` command against the stub, with small retries (and the stub as judge if asked)."""
-    gen = json.dumps({"max_tokens": 256, "temperature": 0.0, "retries": 1, "retry_interval": 0, "timeout": 30})
-    cmd = ["evalscope", "eval", "--model", model, "--api-url", stub_url, "--api-key", "EMPTY", "--eval-type", "openai_api",
-           "--datasets", *datasets, "--generation-config", gen, "--model-args", '{"max_retries": 0}', "--eval-batch-size", "4",
-           "--work-dir", str(work), "--no-timestamp"]  # fmt: skip
-    if judge_model is not None:
-        judge = {"model_id": judge_model, "api_url": stub_url, "api_key": "EMPTY",
-                 "generation_config": {"retries": 1, "retry_interval": 0, "timeout": 20}}  # fmt: skip
-        cmd += ["--judge", json.dumps({"strategy": "llm", "models": [judge]})]
-    return cmd + list(extra)
-
-
-def evalscope_report(work: Path, model: str, bench: str) -> dict[str, Any]:
-    path = work / "reports" / model / f"{bench}.json"
-    assert path.is_file(), f"no report at {path}"
-    return json.loads(path.read_text())
-
-
-def report_metric(report: dict[str, Any], name: str, aggregation: str, dims: dict[str, str]) -> dict[str, Any]:
-    """The one metric of an evalscope report with this identity."""
-    found = [
-        m for m in report["metrics"] if m["identity"] == {"name": name, "aggregation": aggregation, "dimensions": dims}
-    ]
-    assert len(found) == 1, [m["identity"] for m in report["metrics"]]
-    return found[0]
-
-
-def evalscope_baseline(model: str, datasets: list[str], work: Path, *extra: str, seed: int | None = None) -> list[str]:
-    """A stock ``evalscope eval`` command for a cogvis baseline model (CLI route: ``--eval-type custom``)."""
-    cmd = [
-        "evalscope",
-        "eval",
-        "--model",
-        model,
-        "--eval-type",
-        "custom",
-        "--datasets",
-        *datasets,
-        "--work-dir",
-        str(work),
-        "--no-timestamp",
-    ]
-    if seed is not None:
-        cmd += ["--model-args", json.dumps({"seed": seed})]
-    return cmd + list(extra)
 
 
 SLOW_TESTS = Path(__file__).with_name("slow_tests.txt")

@@ -24,7 +24,7 @@ PY="${PYTHON:-python3}"
 .venv/bin/python -m pip check
 # lmms-eval's own math tasks import latex2sympy2, whose working release (1.9.1) needs antlr4 4.7.2, while evalscope pins
 # antlr4 4.13.2: no single environment serves both (pip settles on latex2sympy2 1.5.4, which cannot be imported).
-# .venv-lmms is the lmms-eval side: those two packages layered over .venv (tests/test_harness_envs.py checks both sides).
+# .venv-lmms is the lmms-eval side: those two packages layered over .venv (tests/harness/test_harness_envs.py checks both sides).
 rm -rf .venv-lmms && "$PY" -m venv --without-pip .venv-lmms
 LMMS_SITE="$(.venv-lmms/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')"
 .venv/bin/python -m pip install --quiet --no-deps --target "$LMMS_SITE" -r utils/lmms-eval-side.txt
