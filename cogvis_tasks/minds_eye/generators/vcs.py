@@ -35,10 +35,21 @@ shape's rim is large, a frame-less figure spreads over the frame's extent with t
 frame's ink added to its shapes, a container whose inner shape crosses its rim is drawn
 a little smaller, and scattered arrangements are stretched to a box drawn for every
 figure alike.
+
+Audit (issue 14), cues closed or narrowed: colours are drawn (hue, saturation, value) instead of six of eight
+fixed palette colours, so a pure colour no longer marks a figure without thin strokes; frames vary in size
+(half-extent 65-138 px instead of 110-135) and thickness (6-12 px instead of 7), so a ring does not fall on the
+same pixels of every framed figure (raw-pixel picker on border items 95% -> 72%); in enclosure items the conforming
+inner shape hugs its container's rim from inside (it used to sit anywhere, mostly near the centre, while the odd
+one sat on the rim: raw-pixel picker on enclosure items 47% -> 31%) and every enclosure figure is scaled to an
+extent drawn alike for all six. Still open: thin outlines (frames, hollow rims) blend with the background when
+downsampled, which a colour-histogram picker reads (easy 52%, chance 17%); the odd enclosure figure's grey inner
+shape covers part of its rim (medium 39%).
 """
 
 from __future__ import annotations
 
+import colorsys
 import functools
 import math
 import random
@@ -68,17 +79,8 @@ NAMES = {c: c.replace("_", " ") for c in CONCEPTS}  # as the released ``concept`
 SHAPES = ("circle", "ellipse", "square", "rhombus", "triangle", "pentagon", "hexagon", "star", "cross")
 CONVEX_SHAPES = ("circle", "ellipse", "square", "pentagon", "hexagon")
 DISTRACTOR_TYPES = (*(f"conform_{s}" for s in SHAPES), "conform_word")  # a conforming figure is named by its object
-PALETTE = (
-    (200, 40, 40),
-    (30, 90, 200),
-    (30, 150, 60),
-    (230, 130, 20),
-    (130, 50, 170),
-    (20, 150, 160),
-    (100, 100, 100),
-    (190, 60, 130),
-)
 INNER_COLOUR = (40, 40, 40)
+
 ROOM = (284.0, 404.0)  # usable width and height of a panel's content box
 DIRECTIONS = {"horizontal": 0.0, "vertical": 90.0, "diagonal": 45.0, "antidiagonal": 135.0}
 
@@ -98,6 +100,22 @@ ASYMMETRIC_WORDS = (
 Point = tuple[float, float]
 Poly = list[Point]
 RGB = tuple[int, int, int]
+
+
+def figure_colours(rng: random.Random, count: int = 6) -> list[RGB]:
+    """``count`` distinct colours: hues spread evenly around the circle (jittered), saturation and value drawn.
+
+    Drawn, not taken from a fixed palette: with a handful of known colours a learner tells a figure drawn in its
+    pure colour (filled shapes) from one whose thin strokes blend with the background when downsampled.
+    """
+    start = rng.uniform(0, 1)
+    out = []
+    for k in range(count):
+        h = (start + (k + rng.uniform(-0.3, 0.3)) / count) % 1.0
+        r, g, b = colorsys.hsv_to_rgb(h, rng.uniform(0.55, 1.0), rng.uniform(0.45, 0.8))
+        out.append((round(255 * r), round(255 * g), round(255 * b)))
+    rng.shuffle(out)
+    return out
 
 
 @dataclass(frozen=True)
@@ -330,8 +348,8 @@ def border_figure(rng: random.Random, shape: str, colour: RGB, frame: str, count
     """Filled shapes inside an outlined frame; without the frame they spread over the frame's extent, with its ink added."""
     angle = 90.0 if frame == "pentagon" else 0.0
     unit_half = max(max(abs(x), abs(y)) for x, y in place(frame, (0.0, 0.0), 1.0, angle))
-    frame_r = rng.uniform(110, 135) / unit_half
-    thickness = 7.0
+    frame_r = rng.uniform(65, 138) / unit_half
+    thickness = rng.uniform(6.0, 12.0)
     frame_el = ring(frame, (0.0, 0.0), frame_r, angle, thickness, colour)
     frame_ink = area(frame_el.outer) - area(frame_el.holes[0])
     inside = ((frame_r - thickness / inradius(frame)) * inradius(frame) - 6) / math.sqrt(
@@ -414,22 +432,49 @@ def enclosure_figure(
     The crossing shape widens the figure, so the violating container is drawn a little smaller (its shape, not the
     inner one) and the inner shape a little larger (the part over the rim hides ink): extent and ink stay balanced.
     """
-    big = rng.uniform(95, 125)
+    big = rng.uniform(80, 125)
     angle = rng.uniform(0, 360)
     hole_in = (big - 8.0 / inradius(container)) * inradius(container)  # inradius of the hole
     small = rng.uniform(0.3, 0.4) * hole_in
     turn = rng.uniform(0, 360)
-    if enclosed:
+    if enclosed:  # hugging the rim from inside, as the odd one sits on it from outside
         box = ring(container, (0.0, 0.0), big, angle, 8.0, colour)
-        reach = hole_in - small - 6
-        d, phi = rng.uniform(0, reach), rng.uniform(0, 2 * math.pi)
+        phi = rng.uniform(0, 2 * math.pi)
+        d = _ray_to_outline(box.holes[0], phi) - small - rng.uniform(8.0, 16.0)
+        while d > 0 and _clearance(place(inner, (d * math.cos(phi), d * math.sin(phi)), small, turn), box.holes[0]) < 8:
+            d -= 2.0
+        d = max(d, 0.0)
     else:
         box = ring(container, (0.0, 0.0), big * 0.96, angle, 8.0, colour)
         small *= 1.2
         phi = rng.uniform(0, 2 * math.pi)
         d = _ray_to_outline(box.outer, phi) + (deviation - 0.5) * 2 * small
     centre = (d * math.cos(phi), d * math.sin(phi))
-    return Figure([box, Element(place(inner, centre, small, turn), [], INNER_COLOUR)], inner)
+    figure = Figure([box, Element(place(inner, centre, small, turn), [], INNER_COLOUR)], inner)
+    return scaled_to(figure, 2 * rng.uniform(80, 125))
+
+
+def scaled_to(figure: Figure, extent: float) -> Figure:
+    """The figure scaled about the origin so that its larger bounding-box side is ``extent``."""
+    pts = [p for e in figure.elements for p in e.outer]
+    side = max(max(x for x, _ in pts) - min(x for x, _ in pts), max(y for _, y in pts) - min(y for _, y in pts))
+    k = extent / side
+    grow = lambda poly: [(k * x, k * y) for x, y in poly]  # noqa: E731
+    return Figure(
+        [Element(grow(e.outer), [grow(h) for h in e.holes], e.colour) for e in figure.elements], figure.surface
+    )
+
+
+def _clearance(points: Poly, poly: Poly) -> float:
+    """Smallest distance from the points to the polygon's outline."""
+    best = math.inf
+    for px, py in points:
+        for i in range(len(poly)):
+            (x0, y0), (x1, y1) = poly[i - 1], poly[i]
+            dx, dy = x1 - x0, y1 - y0
+            t = max(0.0, min(1.0, ((px - x0) * dx + (py - y0) * dy) / (dx * dx + dy * dy)))
+            best = min(best, math.hypot(px - x0 - t * dx, py - y0 - t * dy))
+    return best
 
 
 def _ray_to_outline(poly: Poly, phi: float) -> float:
@@ -602,7 +647,7 @@ def word_figure(rng: random.Random, word: str, colour: RGB) -> Figure:
 def _figures(rng: random.Random, concept: str, deviation: float) -> tuple[list[Figure], Figure, dict]:
     """Five conforming figures, the odd one and the values they share (scene params)."""
     shapes = rng.sample(SHAPES, 6)
-    colours = rng.sample(PALETTE, 6)
+    colours = figure_colours(rng)
     odd_shape, odd_colour = shapes.pop(), colours.pop()
     if concept == "number":
         count = rng.randint(3, 6)
