@@ -39,15 +39,16 @@ Audit (issue 14), cues closed: thin strokes blend with the background when an im
 colour-histogram picker told figures with outlines from figures without (easy 62%, chance 17%; border items 93%,
 hollowness 78%). Now every stroke of a border figure has the frame's thickness (the shapes inside are outlined
 too), and the violation opens the frame with two or three radial gaps (16-25 degrees each, never cutting off an
-extreme point, the gaps' ink given to the shapes) instead of removing it, so the odd figure keeps the frame's place,
-extent and stroke; in hollowness items the rim's share of the radius varies from figure to figure (0.22-0.52)
-and the odd figure has one filled shape among hollow ones. Colours are drawn (hue, saturation, value) instead of
-six of eight fixed palette colours, so a pure colour no longer names a figure without thin strokes. Frames vary
-in size (half-extent 85-138 px) and thickness (6-10 px). In enclosure items the conforming inner shape hugs its
-container's rim from inside (it used to sit anywhere, mostly near the centre, while the odd one sat on the rim:
-raw-pixel picker on enclosure items 47% -> 31%) and every enclosure figure is scaled to an extent drawn alike for
-all six. Still open: medium (39%): the odd enclosure figure's grey inner shape covers part of its rim, and an
-aligned row is narrower across its line than a broken one.
+extreme point, the gaps' ink given to the shapes) instead of removing it, so the odd figure keeps the frame's
+place, extent and stroke; in hollowness items the rim's share of the radius varies from figure to figure
+(0.22-0.52) and the odd figure has one filled shape among hollow ones; scattered shapes are stretched until each
+reaches the figure's box by its own radius (a smaller filled shape at the edge left the odd figure the smallest).
+Colours are drawn (hue, saturation, value) instead of six of eight fixed palette colours, so a pure colour no
+longer names a figure without thin strokes. Frames vary in size (half-extent 85-138 px) and thickness (6-10 px).
+In enclosure items the conforming inner shape hugs its container's rim from inside (it used to sit anywhere,
+mostly near the centre, while the odd one sat on the rim: raw-pixel picker on enclosure items 47% -> 31%) and
+every enclosure figure is scaled to an extent drawn alike for all six. Still open: medium (41%): the odd enclosure
+figure's grey inner shape covers part of its rim, and a broken row is wider across its line than an aligned one.
 """
 
 from __future__ import annotations
@@ -280,15 +281,34 @@ def scatter_shrinking(
 def span(centres: list[Point], radii: list[float], half_w: float, half_h: float) -> list[Point]:
     """Stretch the arrangement about its middle (never shrink it: shapes only move apart) to reach the box's edges.
 
-    The extent of a figure is then set by its box, drawn independently of the count and size of its shapes.
+    The extent of a figure is then set by its box, drawn independently of the count and size of its shapes. Each
+    shape reaches out by its own radius (a small shape at the edge used to leave the figure short of the box, so a
+    hollowness figure with a smaller filled shape was the smallest more often than chance).
     """
-    reach_x, reach_y = half_w - max(radii), half_h - max(radii)
-    xs, ys = [p[0] for p in centres], [p[1] for p in centres]
-    kx = 2 * reach_x / (max(xs) - min(xs)) if max(xs) - min(xs) > 1e-9 else 1.0
-    ky = 2 * reach_y / (max(ys) - min(ys)) if max(ys) - min(ys) > 1e-9 else 1.0
-    kx, ky = max(kx, 1.0), max(ky, 1.0)
-    mx, my = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+    mx = (max(p[0] for p in centres) + min(p[0] for p in centres)) / 2
+    my = (max(p[1] for p in centres) + min(p[1] for p in centres)) / 2
+    kx = _stretch([p[0] - mx for p in centres], radii, 2 * half_w)
+    ky = _stretch([p[1] - my for p in centres], radii, 2 * half_h)
     return [((x - mx) * kx, (y - my) * ky) for x, y in centres]
+
+
+def _stretch(offsets: list[float], radii: list[float], extent: float) -> float:
+    """The factor k >= 1 at which shapes at k x offset, each reaching out by its radius, span ``extent`` (bisection)."""
+
+    def width(k: float) -> float:
+        return max(k * o + r for o, r in zip(offsets, radii, strict=True)) - min(
+            k * o - r for o, r in zip(offsets, radii, strict=True)
+        )
+
+    if width(1.0) >= extent or max(offsets) - min(offsets) < 1e-9:
+        return 1.0
+    lo, hi = 1.0, 2.0
+    while width(hi) < extent:
+        hi *= 2
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if width(mid) < extent else (lo, mid)
+    return lo
 
 
 def row(count: int, gap: float, direction: float) -> list[Point]:
@@ -370,11 +390,15 @@ def border_figure(rng: random.Random, shape: str, colour: RGB, frame: str, count
     ink = rng.uniform(0.85, 1.15) * 0.3 * (2 * inside) ** 2
     border = [frame_el]
     if not framed:  # the gaps' ink goes to the shapes
-        border = open_frame(frame_el, frame_cuts(rng, frame_el))
+        border = opened(rng, frame_el)
         ink += frame_ink - sum(area(e.outer) for e in border)
     rim = thickness / inradius(shape)  # the radius an outline of this thickness takes away
     unit = area(unit_shape(shape))
-    radii = [max(2.2 * rim, (ink / count / unit + rim * rim) / (2 * rim)) * rng.uniform(0.9, 1.1) for _ in range(count)]
+    fit = 0.8 * inside / math.sqrt(count)  # larger ones would not fit: scatter_shrinking would shrink them slowly
+    radii = [
+        max(2.2 * rim, min(fit, (ink / count / unit + rim * rim) / (2 * rim))) * rng.uniform(0.9, 1.1)
+        for _ in range(count)
+    ]
     centres = scatter_shrinking(rng, radii, inside, inside, gap=0.3)
     elements = [
         ring(shape, c, r, rng.uniform(0, 360), min(thickness, 0.45 * r * inradius(shape)), colour)
@@ -383,8 +407,9 @@ def border_figure(rng: random.Random, shape: str, colour: RGB, frame: str, count
     return Figure([*border, *elements], shape)
 
 
-def frame_cuts(rng: random.Random, frame: Element) -> list[tuple[float, float]]:
-    """Two or three gaps (each 16-25 degrees wide, spread around) that leave the frame's bounding box whole.
+def opened(rng: random.Random, frame: Element) -> list[Element]:
+    """The frame's pieces between two or three gaps (each 16-25 degrees wide, spread around) that leave its
+    bounding box whole.
 
     Gaps that would cut off an extreme point of the frame are drawn again (an apex cut away used to make the odd
     figure the smallest: 24% for "least height", chance 17%).
@@ -397,8 +422,9 @@ def frame_cuts(rng: random.Random, frame: Element) -> list[tuple[float, float]]:
             mid = start + 360 * k / gaps + rng.uniform(-15, 15)
             half = rng.uniform(8.0, 12.5)
             cuts.append((mid - half, mid + half))
-        if _bbox([p for e in open_frame(frame, cuts) for p in e.outer]) == _bbox(frame.outer):
-            return cuts
+        pieces = open_frame(frame, cuts)
+        if _bbox([p for e in pieces for p in e.outer]) == _bbox(frame.outer):
+            return pieces
 
 
 def open_frame(frame: Element, cuts: list[tuple[float, float]]) -> list[Element]:
@@ -406,8 +432,7 @@ def open_frame(frame: Element, cuts: list[tuple[float, float]]) -> list[Element]
     pieces = []
     for k in range(len(cuts)):
         a0, a1 = cuts[k][1], cuts[(k + 1) % len(cuts)][0] + (360 if k == len(cuts) - 1 else 0)
-        steps = max(2, math.ceil(a1 - a0))  # a point every degree, and the corners on the way
-        thetas = [math.radians(a0 + (a1 - a0) * i / steps) for i in range(steps + 1)]
+        thetas = [math.radians(a0), math.radians(a1)]  # the cut ends and the corners between them: exact
         outer = [_on_ray(frame.outer, t) for t in _with_corners(thetas, frame.outer)]
         inner = [_on_ray(frame.holes[0], t) for t in reversed(_with_corners(thetas, frame.holes[0]))]
         pieces.append(Element(outer + inner, [], frame.colour))
