@@ -21,11 +21,6 @@ SEED = 1234
 #: (benchmark, set, preset) -> what the audit measured at N items (best flagged picker, accuracy vs chance).
 LEAKING: dict[tuple[str, str, str], str] = {
     ("minds_eye", "VRA", "easy"): "surface/boosting 45.0% (95% CI 33.1-57.5) vs 16.7",
-    (
-        "minds_eye",
-        "VCS",
-        "easy",
-    ): "raw/logistic 35.0% (95% CI 24.2-47.6) vs 16.7 on items 0-59 only (15.3% at 300 items: a small-sample fluke)",
     ("minds_eye", "DSC", "medium"): "surface/logistic 41.7% (95% CI 30.1-54.3) vs 25.0",
     (
         "minds_eye",
