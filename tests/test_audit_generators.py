@@ -22,11 +22,6 @@ SEED = 1234
 LEAKING: dict[tuple[str, str, str], str] = {
     ("minds_eye", "VRA", "easy"): "surface/boosting 45.0% (95% CI 33.1-57.5) vs 16.7",
     ("minds_eye", "DSC", "medium"): "surface/logistic 41.7% (95% CI 30.1-54.3) vs 25.0",
-    (
-        "minds_eye",
-        "VCS",
-        "medium",
-    ): "surface/logistic 33.3% (95% CI 22.7-45.9) vs 16.7 (a broken row is wider across its line)",
     ("minds_eye", "PF", "medium"): "single/best 40.4% (95% CI 28.9-53.0) vs 25.0 (dist_stimulus_mean)",
     (
         "minds_eye",
