@@ -22,8 +22,6 @@ SEED = 1234
 LEAKING: dict[tuple[str, str, str], str] = {
     ("minds_eye", "VRA", "easy"): "surface/boosting 45.0% (95% CI 33.1-57.5) vs 16.7",
     ("minds_eye", "DSC", "medium"): "surface/logistic 41.7% (95% CI 30.1-54.3) vs 25.0",
-    ("minds_eye", "VCS", "easy"): "surface/boosting 56.7% (95% CI 44.1-68.4) vs 16.7",
-    ("minds_eye", "VCS", "medium"): "raw/logistic 35.0% (95% CI 24.2-47.6) vs 16.7",
     (
         "minds_eye",
         "MC",

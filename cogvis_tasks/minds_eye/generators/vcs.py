@@ -6,8 +6,8 @@ surface slips: each figure uses its own object shape and its own colour, sizes v
 and the arrangement (direction of a row, axis of a mirror, frame shape, container)
 varies in pairs, so no surface feature singles out one figure. The odd one shows the
 concept broken (an uneven gap, an element off the line, another count, a shape poking
-out of its container, a displaced element, another number of holes, no frame, filled
-shapes, a word with a letter that has no mirror axis).
+out of its container, a displaced element, another number of holes, a frame left open,
+a filled shape, a word with a letter that has no mirror axis).
 
 Structural parameters: which concepts an item may use and ``deviation``, the size of
 the violation for the graded ones (spacing: one interior element moved along the row
@@ -18,8 +18,8 @@ moved by (0.5 + deviation) element diameters; number: counts differ by
 max(1, round(2 x deviation))). Presets follow the paper's grouping:
 
 * ``easy``: number, hollowness, border; deviation 1.0 (counts differ by two). The
-  violation is large and visible at a glance: two shapes more or fewer, filled instead
-  of outlined shapes, no frame at all.
+  violation is large and visible at a glance: two shapes more or fewer, a filled shape
+  among outlined ones, a frame left open.
 * ``medium``: alignment, spacing, enclosure; deviation 0.6. The violation is a
   clearly visible shift of one element, but it has to be looked for: the rows run in
   different directions with different objects and counts, containers differ.
@@ -30,11 +30,26 @@ max(1, round(2 x deviation))). Presets follow the paper's grouping:
 
 Ink and extent are balanced by design, so neither singles out the odd figure: counts
 and hole numbers leave the total area unchanged (shapes or holes are sized from a
-total drawn independently of the number), filled shapes are as small as an outlined
-shape's rim is large, a frame-less figure spreads over the frame's extent with the
-frame's ink added to its shapes, a container whose inner shape crosses its rim is drawn
-a little smaller, and scattered arrangements are stretched to a box drawn for every
-figure alike.
+total drawn independently of the number), a filled shape is as small as an outlined
+shape's rim is large, an open frame's gaps give their ink to the shapes inside, every
+enclosure figure is scaled to an extent drawn alike for all six, and scattered
+arrangements are stretched to a box drawn for every figure alike.
+
+Audit (issue 14), cues closed: thin strokes blend with the background when an image is downsampled, so a
+colour-histogram picker told figures with outlines from figures without (easy 62%, chance 17%; border items 93%,
+hollowness 78%). Now every stroke of a border figure has the frame's thickness (the shapes inside are outlined
+too), and the violation opens the frame with two or three radial gaps (16-25 degrees each, never cutting off an
+extreme point, the gaps' ink given to the shapes) instead of removing it, so the odd figure keeps the frame's
+place, extent and stroke; in hollowness items the rim's share of the radius varies from figure to figure
+(0.22-0.52) and the odd figure has one filled shape among hollow ones; scattered shapes are stretched until each
+reaches the figure's box by its own radius (a smaller filled shape at the edge left the odd figure the smallest).
+(Colours drawn at random instead of from the palette were tried and made hard leak, 24% in its symmetry
+items: the palette stays.) Frames vary in size (half-extent 85-138 px) and thickness (6-10 px). In enclosure
+items the conforming inner shape hugs its container's rim from inside (it used to sit anywhere, mostly near the
+centre, while the odd one sat on the rim: raw-pixel picker on enclosure items 47% -> 31%) and every enclosure
+figure is scaled to an extent drawn alike for all six. Still open: medium (38% at 300 items, chance 17%; it
+passes at the test's 60): the odd enclosure figure's grey inner shape covers part of its rim, and a broken row
+is wider across its line than an aligned one.
 """
 
 from __future__ import annotations
@@ -79,6 +94,7 @@ PALETTE = (
     (190, 60, 130),
 )
 INNER_COLOUR = (40, 40, 40)
+
 ROOM = (284.0, 404.0)  # usable width and height of a panel's content box
 DIRECTIONS = {"horizontal": 0.0, "vertical": 90.0, "diagonal": 45.0, "antidiagonal": 135.0}
 
@@ -259,15 +275,34 @@ def scatter_shrinking(
 def span(centres: list[Point], radii: list[float], half_w: float, half_h: float) -> list[Point]:
     """Stretch the arrangement about its middle (never shrink it: shapes only move apart) to reach the box's edges.
 
-    The extent of a figure is then set by its box, drawn independently of the count and size of its shapes.
+    The extent of a figure is then set by its box, drawn independently of the count and size of its shapes. Each
+    shape reaches out by its own radius (a small shape at the edge used to leave the figure short of the box, so a
+    hollowness figure with a smaller filled shape was the smallest more often than chance).
     """
-    reach_x, reach_y = half_w - max(radii), half_h - max(radii)
-    xs, ys = [p[0] for p in centres], [p[1] for p in centres]
-    kx = 2 * reach_x / (max(xs) - min(xs)) if max(xs) - min(xs) > 1e-9 else 1.0
-    ky = 2 * reach_y / (max(ys) - min(ys)) if max(ys) - min(ys) > 1e-9 else 1.0
-    kx, ky = max(kx, 1.0), max(ky, 1.0)
-    mx, my = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+    mx = (max(p[0] for p in centres) + min(p[0] for p in centres)) / 2
+    my = (max(p[1] for p in centres) + min(p[1] for p in centres)) / 2
+    kx = _stretch([p[0] - mx for p in centres], radii, 2 * half_w)
+    ky = _stretch([p[1] - my for p in centres], radii, 2 * half_h)
     return [((x - mx) * kx, (y - my) * ky) for x, y in centres]
+
+
+def _stretch(offsets: list[float], radii: list[float], extent: float) -> float:
+    """The factor k >= 1 at which shapes at k x offset, each reaching out by its radius, span ``extent`` (bisection)."""
+
+    def width(k: float) -> float:
+        return max(k * o + r for o, r in zip(offsets, radii, strict=True)) - min(
+            k * o - r for o, r in zip(offsets, radii, strict=True)
+        )
+
+    if width(1.0) >= extent or max(offsets) - min(offsets) < 1e-9:
+        return 1.0
+    lo, hi = 1.0, 2.0
+    while width(hi) < extent:
+        hi *= 2
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if width(mid) < extent else (lo, mid)
+    return lo
 
 
 def row(count: int, gap: float, direction: float) -> list[Point]:
@@ -304,22 +339,29 @@ def number_figure(rng: random.Random, shape: str, colour: RGB, count: int) -> Fi
     )
 
 
-def hollowness_figure(rng: random.Random, shape: str, colour: RGB, count: int, hollow: bool) -> Figure:
-    """Outlined copies (a thick rim around a hole), or filled ones of equal expected ink (hence smaller)."""
+def hollowness_figure(rng: random.Random, shape: str, colour: RGB, count: int, filled: int) -> Figure:
+    """Outlined copies (a rim around a hole), ``filled`` of them filled instead, each with a rim's ink (so smaller).
+
+    The rim's share of the radius varies from figure to figure (0.25-0.5): how much of a figure's ink lies along
+    edges, which downsampling blends with the background, is then no mark of the odd one (whose filled shapes have
+    edges only outside), and the odd one keeps hollow shapes beside its filled ones.
+    """
     size = rng.uniform(0.85, 1.15) * 60.0 / math.sqrt(count)
-    ring_fraction = max(rng.uniform(0.3, 0.38), 5.0 / (size * inradius(shape)))  # rim over inradius; 5 px at least
-    if not hollow:  # same ink: area of the filled shape = area of the rim
-        size *= math.sqrt(1 - (1 - ring_fraction) ** 2)
+    ring_fraction = max(rng.uniform(0.22, 0.52), 5.0 / (size * inradius(shape)))  # rim over inradius; 5 px at least
     half_w, half_h = rng.uniform(105, 135), rng.uniform(115, 170)
-    radii = [size * rng.uniform(0.9, 1.1) for _ in range(count)]
+    solid = set(rng.sample(range(count), filled))
+    radii = [
+        size * rng.uniform(0.9, 1.1) * (math.sqrt(1 - (1 - ring_fraction) ** 2) if k in solid else 1.0)
+        for k in range(count)
+    ]
     centres = span(scatter_shrinking(rng, radii, half_w, half_h, gap=0.5), radii, half_w, half_h)
     elements = []
-    for c, r in zip(centres, radii, strict=True):
+    for k, (c, r) in enumerate(zip(centres, radii, strict=True)):
         angle = rng.uniform(0, 360)
-        if hollow:
-            elements.append(ring(shape, c, r, angle, ring_fraction * r * inradius(shape), colour))
-        else:
+        if k in solid:
             elements.append(Element(place(shape, c, r, angle), [], colour))
+        else:
+            elements.append(ring(shape, c, r, angle, ring_fraction * r * inradius(shape), colour))
     return Figure(elements, shape)
 
 
@@ -327,30 +369,86 @@ FRAMES = ("square", "circle", "hexagon", "pentagon")
 
 
 def border_figure(rng: random.Random, shape: str, colour: RGB, frame: str, count: int, framed: bool) -> Figure:
-    """Filled shapes inside an outlined frame; without the frame they spread over the frame's extent, with its ink added."""
+    """Outlined shapes inside an outlined frame; the violation opens the frame (two or three gaps) and gives the
+    gaps' ink to the shapes. Every stroke has the frame's thickness, and the open frame keeps the closed one's
+    extent and place, so the figures differ only in whether the border closes around the shapes."""
     angle = 90.0 if frame == "pentagon" else 0.0
     unit_half = max(max(abs(x), abs(y)) for x, y in place(frame, (0.0, 0.0), 1.0, angle))
-    frame_r = rng.uniform(110, 135) / unit_half
-    thickness = 7.0
+    frame_r = rng.uniform(85, 138) / unit_half
+    thickness = rng.uniform(6.0, 10.0)
     frame_el = ring(frame, (0.0, 0.0), frame_r, angle, thickness, colour)
     frame_ink = area(frame_el.outer) - area(frame_el.holes[0])
     inside = ((frame_r - thickness / inradius(frame)) * inradius(frame) - 6) / math.sqrt(
         2
     )  # a square inside the frame's hole
-    ink = rng.uniform(0.85, 1.15) * 0.2 * (2 * inside) ** 2 + (0 if framed else frame_ink)
-    if framed:
-        half_w = half_h = inside
-    else:  # the frame's extent (a little more: shapes rarely reach their circumscribed circle)
-        half_w = 1.045 * (max(x for x, _ in frame_el.outer) - min(x for x, _ in frame_el.outer)) / 2
-        half_h = 1.045 * (max(y for _, y in frame_el.outer) - min(y for _, y in frame_el.outer)) / 2
-    radii = [radius_for_area(shape, ink / count) * rng.uniform(0.9, 1.1) for _ in range(count)]
-    centres = scatter_shrinking(rng, radii, half_w, half_h, gap=0.3)
-    if not framed:
-        centres = span(centres, radii, half_w, half_h)
-    elements = [
-        Element(place(shape, c, r, rng.uniform(0, 360)), [], colour) for c, r in zip(centres, radii, strict=True)
+    ink = rng.uniform(0.85, 1.15) * 0.3 * (2 * inside) ** 2
+    border = [frame_el]
+    if not framed:  # the gaps' ink goes to the shapes
+        border = opened(rng, frame_el)
+        ink += frame_ink - sum(area(e.outer) for e in border)
+    rim = thickness / inradius(shape)  # the radius an outline of this thickness takes away
+    unit = area(unit_shape(shape))
+    fit = 0.8 * inside / math.sqrt(count)  # larger ones would not fit: scatter_shrinking would shrink them slowly
+    radii = [
+        max(2.2 * rim, min(fit, (ink / count / unit + rim * rim) / (2 * rim))) * rng.uniform(0.9, 1.1)
+        for _ in range(count)
     ]
-    return Figure([frame_el, *elements] if framed else elements, shape)
+    centres = scatter_shrinking(rng, radii, inside, inside, gap=0.3)
+    elements = [
+        ring(shape, c, r, rng.uniform(0, 360), min(thickness, 0.45 * r * inradius(shape)), colour)
+        for c, r in zip(centres, radii, strict=True)
+    ]
+    return Figure([*border, *elements], shape)
+
+
+def opened(rng: random.Random, frame: Element) -> list[Element]:
+    """The frame's pieces between two or three gaps (each 16-25 degrees wide, spread around) that leave its
+    bounding box whole.
+
+    Gaps that would cut off an extreme point of the frame are drawn again (an apex cut away used to make the odd
+    figure the smallest: 24% for "least height", chance 17%).
+    """
+    while True:
+        gaps = rng.choice((2, 3))
+        start = rng.uniform(0, 360)
+        cuts = []
+        for k in range(gaps):
+            mid = start + 360 * k / gaps + rng.uniform(-15, 15)
+            half = rng.uniform(8.0, 12.5)
+            cuts.append((mid - half, mid + half))
+        pieces = open_frame(frame, cuts)
+        if _bbox([p for e in pieces for p in e.outer]) == _bbox(frame.outer):
+            return pieces
+
+
+def open_frame(frame: Element, cuts: list[tuple[float, float]]) -> list[Element]:
+    """The ring cut radially at the gaps (degrees, increasing, within one turn): its pieces."""
+    pieces = []
+    for k in range(len(cuts)):
+        a0, a1 = cuts[k][1], cuts[(k + 1) % len(cuts)][0] + (360 if k == len(cuts) - 1 else 0)
+        thetas = [math.radians(a0), math.radians(a1)]  # the cut ends and the corners between them: exact
+        outer = [_on_ray(frame.outer, t) for t in _with_corners(thetas, frame.outer)]
+        inner = [_on_ray(frame.holes[0], t) for t in reversed(_with_corners(thetas, frame.holes[0]))]
+        pieces.append(Element(outer + inner, [], frame.colour))
+    return pieces
+
+
+def _with_corners(thetas: list[float], poly: Poly) -> list[float]:
+    """The increasing angles with those of the polygon's corners between the first and the last added."""
+    lo, hi = thetas[0], thetas[-1]
+    corners = []
+    for x, y in poly:
+        a = math.atan2(y, x)
+        a += 2 * math.pi * math.ceil((lo - a) / (2 * math.pi))  # the first turn of a at or after lo
+        if a < hi:
+            corners.append(a)
+    return sorted(set(thetas) | set(corners))
+
+
+def _bbox(points: Poly) -> tuple[float, ...]:
+    """Bounding box rounded to the pixel."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return tuple(round(v) for v in (min(xs), min(ys), max(xs), max(ys)))
 
 
 def line_figure(
@@ -411,25 +509,59 @@ def enclosure_figure(
 ) -> Figure:
     """An outlined container and a filled shape inside it, or crossing its rim (the violation).
 
-    The crossing shape widens the figure, so the violating container is drawn a little smaller (its shape, not the
-    inner one) and the inner shape a little larger (the part over the rim hides ink): extent and ink stay balanced.
+    The inner shape of the violation is drawn a little larger (the part over the rim hides ink), a conforming one
+    hugs the rim from inside, and every figure is scaled to an extent drawn alike for all six: the crossing shape
+    widens a figure, so without that the odd one would be the widest.
     """
-    big = rng.uniform(95, 125)
+    big = rng.uniform(80, 125)
     angle = rng.uniform(0, 360)
     hole_in = (big - 8.0 / inradius(container)) * inradius(container)  # inradius of the hole
     small = rng.uniform(0.3, 0.4) * hole_in
     turn = rng.uniform(0, 360)
-    if enclosed:
+    if enclosed:  # hugging the rim from inside, as the odd one sits on it from outside
         box = ring(container, (0.0, 0.0), big, angle, 8.0, colour)
-        reach = hole_in - small - 6
-        d, phi = rng.uniform(0, reach), rng.uniform(0, 2 * math.pi)
+        phi = rng.uniform(0, 2 * math.pi)
+        d = _ray_to_outline(box.holes[0], phi) - small - rng.uniform(8.0, 16.0)
+        while d > 0 and _clearance(place(inner, (d * math.cos(phi), d * math.sin(phi)), small, turn), box.holes[0]) < 8:
+            d -= 2.0
+        d = max(d, 0.0)
     else:
-        box = ring(container, (0.0, 0.0), big * 0.96, angle, 8.0, colour)
+        box = ring(container, (0.0, 0.0), big, angle, 8.0, colour)
         small *= 1.2
         phi = rng.uniform(0, 2 * math.pi)
         d = _ray_to_outline(box.outer, phi) + (deviation - 0.5) * 2 * small
     centre = (d * math.cos(phi), d * math.sin(phi))
-    return Figure([box, Element(place(inner, centre, small, turn), [], INNER_COLOUR)], inner)
+    figure = Figure([box, Element(place(inner, centre, small, turn), [], INNER_COLOUR)], inner)
+    return scaled_to(figure, 2 * rng.uniform(80, 125))
+
+
+def scaled_to(figure: Figure, extent: float) -> Figure:
+    """The figure scaled about the origin so that its larger bounding-box side is ``extent``."""
+    pts = [p for e in figure.elements for p in e.outer]
+    side = max(max(x for x, _ in pts) - min(x for x, _ in pts), max(y for _, y in pts) - min(y for _, y in pts))
+    k = extent / side
+    grow = lambda poly: [(k * x, k * y) for x, y in poly]  # noqa: E731
+    return Figure(
+        [Element(grow(e.outer), [grow(h) for h in e.holes], e.colour) for e in figure.elements], figure.surface
+    )
+
+
+def _on_ray(poly: Poly, phi: float) -> Point:
+    """Where the ray from the origin in direction phi leaves the (convex, origin-centred) polygon."""
+    d = _ray_to_outline(poly, phi)
+    return (d * math.cos(phi), d * math.sin(phi))
+
+
+def _clearance(points: Poly, poly: Poly) -> float:
+    """Smallest distance from the points to the polygon's outline."""
+    best = math.inf
+    for px, py in points:
+        for i in range(len(poly)):
+            (x0, y0), (x1, y1) = poly[i - 1], poly[i]
+            dx, dy = x1 - x0, y1 - y0
+            t = max(0.0, min(1.0, ((px - x0) * dx + (py - y0) * dy) / (dx * dx + dy * dy)))
+            best = min(best, math.hypot(px - x0 - t * dx, py - y0 - t * dy))
+    return best
 
 
 def _ray_to_outline(poly: Poly, phi: float) -> float:
@@ -444,7 +576,7 @@ def _ray_to_outline(poly: Poly, phi: float) -> float:
             continue
         t = (x0 * ey - y0 * ex) / denom
         u = (x0 * dy - y0 * dx) / denom
-        if t > 0 and 0 <= u <= 1:
+        if t > 0 and -1e-9 <= u <= 1 + 1e-9:  # a ray through a corner meets both its edges
             best = min(best, t)
     return best
 
@@ -612,8 +744,8 @@ def _figures(rng: random.Random, concept: str, deviation: float) -> tuple[list[F
         return conform, number_figure(rng, odd_shape, odd_colour, odd_count), {"count": count, "odd_count": odd_count}
     if concept == "hollowness":
         counts = pairs_shuffled(rng, [2, 3, 4])  # at least two shapes, so the extent is their spread, not their size
-        conform = [hollowness_figure(rng, s, c, n, True) for s, c, n in zip(shapes, colours, counts, strict=False)]
-        return conform, hollowness_figure(rng, odd_shape, odd_colour, counts[5], False), {}
+        conform = [hollowness_figure(rng, s, c, n, 0) for s, c, n in zip(shapes, colours, counts, strict=False)]
+        return conform, hollowness_figure(rng, odd_shape, odd_colour, counts[5], 1), {}  # one shape filled
     if concept == "border":
         frames, counts = pairs_shuffled(rng, list(FRAMES)), pairs_shuffled(rng, [2, 3, 4])
         conform = [
