@@ -1,8 +1,9 @@
 """Installs as a user makes them: the wheel (task data, the evalscope hook, no setuptools warnings), an editable
-install (the hook too), and the demo then the report from a fresh venv holding only the installed wheel.
+install (the hook too), and the README's quick start word for word in a fresh venv (install line, demo, report).
 
-The throwaway venvs see the test environment's packages through a one-line ``.pth`` (the dependencies are not
-downloaded again; ``--no-deps``), but not its ``.pth`` hooks nor this checkout: only what the install put there.
+The throwaway venvs see the test environment's packages through a one-line ``.pth`` (nothing is downloaded: pip runs
+with no index, and the README's install line resolves its extras against those packages), but not its ``.pth``
+hooks nor this checkout: only what the install put there.
 """
 
 from __future__ import annotations
@@ -101,18 +102,33 @@ def test_editable_install_carries_the_evalscope_hook(tmp_path: Path) -> None:
     assert loaded == "True" and Path(where).is_relative_to(src)  # the checkout's code, through the hook
 
 
-def test_demo_then_report_from_a_wheel_install(wheel: tuple[Path, str], tmp_path: Path) -> None:
-    """The newcomer's first two commands, in a fresh venv holding only the installed wheel."""
+def _quick_start() -> list[str]:
+    """The README's first block: the demo's install line, then the demo and the report, as a newcomer types them."""
+    text = (CHECKOUT / "README.md").read_text(encoding="utf-8")
+    block = text.split("```bash\n", 1)[1].split("```", 1)[0]
+    return [line.strip() for line in block.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def test_readme_demo_install_then_demo_and_report_in_a_fresh_venv(tmp_path: Path) -> None:
+    """The newcomer's first commands word for word, in a fresh venv: the README's install line run in a copy of the
+    checkout (pip offline, its requirements met by the test environment's packages), then the demo and the report."""
+    install, demo_cmd, report_cmd = _quick_start()
+    assert install.startswith("pip install ") and demo_cmd.startswith("cogvis demo") and "report" in report_cmd
+    src = _source(tmp_path)
     python = _venv(tmp_path / "venv")
-    proc = _pip(python, "install", str(wheel[0]), cwd=tmp_path)
+    pip = tmp_path / "venv" / "bin" / "pip"  # the venv's `pip` command: its python's pip (a bundled one brings an
+    pip.write_text(f'#!/bin/sh\nexec "{python}" -m pip "$@"\n')  # old setuptools that offline pip cannot upgrade)
+    pip.chmod(0o755)
+    path = f"{tmp_path / 'venv' / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
+    shell = _env(PATH=path, PIP_NO_BUILD_ISOLATION="0")  # no index: build with the environment's setuptools
+    proc = subprocess.run(["bash", "-c", install], capture_output=True, text=True, timeout=900, cwd=src, env=shell)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "Successfully installed cogvis-tasks" in proc.stdout, proc.stdout[-2000:]
     cogvis = tmp_path / "venv" / "bin" / "cogvis"
     before = set(glob.glob("/tmp/cogvis_demo_*"))
     work = tmp_path / "work"
     work.mkdir()
-    demo = subprocess.run(
-        [str(cogvis), "demo", "--n", "2"], capture_output=True, text=True, timeout=1200, cwd=work, env=_env()
-    )
+    demo = subprocess.run(["bash", "-c", demo_cmd], capture_output=True, text=True, timeout=1200, cwd=work, env=shell)
     assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:]
     out = work / "cogvis_demo"  # the documented default
     assert demo.stdout.strip().splitlines()[-1] == f"report: {Path('cogvis_demo') / 'report.html'}"
@@ -122,6 +138,10 @@ def test_demo_then_report_from_a_wheel_install(wheel: tuple[Path, str], tmp_path
     assert "cogvis_random" in stages[1] and "cogvis_oracle" in stages[2]
     assert list((out / "cogvis_oracle").glob("*_samples_*.jsonl"))  # sample logs, so the report has items
     assert set(glob.glob("/tmp/cogvis_demo_*")) == before
+    written = subprocess.run(
+        ["bash", "-c", report_cmd], capture_output=True, text=True, timeout=600, cwd=work, env=shell
+    )
+    assert written.returncode == 0 and (work / report_cmd.split("--out ", 1)[1].split()[0]).is_file(), written.stderr
     report = subprocess.run([str(cogvis), "report", str(out)], capture_output=True, text=True, timeout=600, env=_env())
     assert report.returncode == 0, report.stderr[-3000:]
     assert "## visfactor_gen_normal" in report.stdout and "cogvis_oracle" in report.stdout
