@@ -99,7 +99,9 @@ def test_verifiers_reject_corrupted_scenes() -> None:
     scene = json.loads(json.dumps(item.metadata["scene"]))
     route = scene["route"]
     scene["blocked"] = []  # reopening every street: the route is no longer the only shortest one
-    scene["labels"] = {**scene["labels"], "START": route[0], "END": [route[0][0] + 2, route[0][1] + 2]}
+    (r, c), size = route[0], (scene["rows"], scene["cols"])
+    end = [r + 2 if r + 2 < size[0] else r - 2, c + 2 if c + 2 < size[1] else c - 2]  # two blocks away, on the map
+    scene["labels"] = {**scene["labels"], "START": route[0], "END": end}
     corrupted = dataclasses.replace(
         item,
         metadata={**item.metadata, "scene": scene},
