@@ -18,6 +18,8 @@ fi
 PY="${PYTHON:-python3}"
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip setuptools wheel
+# A build/ folder left by an earlier install would ship modules removed since (pip builds in the source tree).
+rm -rf build
 # Non-editable on purpose: the evalscope .pth hook is only installed by a real install.
 .venv/bin/python -m pip install --quiet -c utils/constraints-test.txt ".[all,test]"
 .venv/bin/python -m pip install --quiet --no-deps --force-reinstall .
