@@ -22,6 +22,7 @@ from helpers.harness import (
     evalscope_openai,
     evalscope_report,
     harness_env,
+    lmms_openai,
     lmms_results,
     report_metric,
     run,
@@ -90,21 +91,8 @@ def test_mme_cc_lmms_eval_with_a_chat_judge(tmp_path: Path, mme_cc_root: Path, s
         COGVIS_JUDGE_RETRIES="1",
         COGVIS_JUDGE_RETRY_DELAY="0",
     )
-    model_args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,timeout=60"
     out = tmp_path / "o"
-    cmd = [
-        "lmms-eval",
-        "--model",
-        "openai",
-        "--model_args",
-        model_args,
-        "--tasks",
-        "mme_cc",
-        "--output_path",
-        str(out),
-        "--log_samples",
-    ]
-    run(cmd, env, tmp_path)
+    run(lmms_openai(stub.url, "mme_cc", out, "--log_samples", model=MODEL, timeout=60), env, tmp_path)
     res = lmms_results(out)["results"]
     overall, per_question, dims = paper_scores(samples, chat.correct())
     logged = [json.loads(line) for f in out.rglob("*_samples_mme_cc_*.jsonl") for line in f.read_text().splitlines()]
@@ -203,13 +191,8 @@ def test_minds_eye_llm_lmms_eval_with_a_chat_judge(tmp_path: Path, minds_eye_roo
     stub.responder = chat
     env = harness_env(tmp_path, minds_eye_root, LMMS_EVAL_PLUGINS="cogvis_tasks", API_TYPE="openai", COGVIS_JUDGE_MODEL=JUDGE,
                       OPENAI_API_URL=stub.url, COGVIS_JUDGE_RETRIES="1", COGVIS_JUDGE_RETRY_DELAY="0")  # fmt: skip
-    args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,num_concurrent=4"
     out = tmp_path / "out"
-    run(
-        ["lmms-eval", "--model", "openai", "--model_args", args, "--tasks", "minds_eye_llm", "--output_path", str(out)],
-        env,
-        tmp_path,
-    )
+    run(lmms_openai(stub.url, "minds_eye_llm", out, model=MODEL, num_concurrent=4), env, tmp_path)
     res = lmms_results(out)["results"]
     expected = chat.expected(samples)
     for task in TASKS:
@@ -277,13 +260,8 @@ def test_visualpuzzles_none_reply_is_not_the_option_none(tmp_path: Path, stub: S
 
     stub.responder = model
     env = harness_env(tmp_path, tmp_path / "data", LMMS_EVAL_PLUGINS="cogvis_tasks")
-    args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0"
     out = tmp_path / "o"
-    run(
-        ["lmms-eval", "--model", "openai", "--model_args", args, "--tasks", "visualpuzzles", "--output_path", str(out)],
-        env,
-        tmp_path,
-    )
+    run(lmms_openai(stub.url, "visualpuzzles", out, model=MODEL), env, tmp_path)
     res = lmms_results(out)["results"]
     text_options = sum(1 for r in recs if r["options"])
     for condition in ("visualpuzzles_direct", "visualpuzzles_cot"):
@@ -304,21 +282,8 @@ def test_a_judge_budget_too_small_gives_judge_errors_that_say_so(
         judge_env = {"API_TYPE": "openai", "COGVIS_JUDGE_MODEL": JUDGE, "OPENAI_API_URL": stub.url, "COGVIS_JUDGE_RETRIES": "1",
                      "COGVIS_JUDGE_RETRY_DELAY": "0", "COGVIS_JUDGE_MAX_TOKENS": "8"}  # fmt: skip
         env = harness_env(tmp_path, mme_cc_root, LMMS_EVAL_PLUGINS="cogvis_tasks", **judge_env)
-        args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0"
         out = tmp_path / "o"
-        cmd = [
-            "lmms-eval",
-            "--model",
-            "openai",
-            "--model_args",
-            args,
-            "--tasks",
-            "mme_cc",
-            "--output_path",
-            str(out),
-            "--log_samples",
-        ]
-        run(cmd, env, tmp_path)
+        run(lmms_openai(stub.url, "mme_cc", out, "--log_samples", model=MODEL), env, tmp_path)
         logged = [
             json.loads(line) for f in out.rglob("*_samples_mme_cc_*.jsonl") for line in f.read_text().splitlines()
         ]

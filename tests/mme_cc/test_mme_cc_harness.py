@@ -17,6 +17,7 @@ from helpers.harness import (
     evalscope_openai,
     evalscope_report,
     harness_env,
+    lmms_openai,
     lmms_results,
     run,
 )
@@ -80,19 +81,8 @@ def test_lmms_eval_rule_then_judge(tmp_path: Path, mme_cc_root: Path, stub: Stub
         COGVIS_JUDGE_RETRY_DELAY="0",
         COGVIS_JUDGE_TIMEOUT="2",
     )
-    model_args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,timeout=60"
     run(
-        [
-            "lmms-eval",
-            "--model",
-            "openai",
-            "--model_args",
-            model_args,
-            "--tasks",
-            "mme_cc",
-            "--output_path",
-            str(tmp_path / "o"),
-        ],
+        lmms_openai(stub.url, "mme_cc", tmp_path / "o", model=MODEL, timeout=60),
         env,
         tmp_path,
         timeout=900,
