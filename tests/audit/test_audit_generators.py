@@ -1,6 +1,13 @@
 """The shortcut audit on every generator and preset at a CI-sized sample: no surface or raw-pixel picker may find
 the answer clearly above chance (rule: :mod:`cogvis_tasks.audit.engine`).
 
+A flag must hold on a doubled sample: a set flagged on its first N items is audited again on 2N (the same items
+and N more) and fails only when that is flagged too. One 60-item sample decided by chance too often (among 48 sets,
+about two provably clean ones were flagged per run: the best of five pickers at a small sample); a second sample
+of only 60 fresh items missed a real learned cue (VRA easy: 54% at 300 items, not flagged on 60 at another seed),
+because a learned picker needs training items: doubling the sample makes a real cue stronger and a chance flag
+weaker. The second audit costs only the flagged sets.
+
 Generator/preset pairs that leak today are ``xfail(strict=True)`` with the figure measured at this sample size in
 the reason: fixing a generator makes its test pass unexpectedly, which fails until its mark is removed here. The
 full-size figures (300 items per preset) are in the README (``benchmarks/audit_table.py``).
@@ -22,14 +29,9 @@ SEED = 1234
 LEAKING: dict[tuple[str, str, str], str] = {
     ("minds_eye", "VRA", "easy"): "surface/boosting 45.0% (95% CI 33.1-57.5) vs 16.7",
     ("minds_eye", "DSC", "medium"): "surface/logistic 41.7% (95% CI 30.1-54.3) vs 25.0",
-    (
-        "minds_eye",
-        "MC",
-        "medium",
-    ): "raw/logistic 38.9% (95% CI 27.6-51.5) vs 25.0: this sample only (answers are exchangeable within the shown set;"
-    " 300 items ok, 1000 items at seed 555 every picker <= 25.4%)",
-    ("visfactor", "CF2", "easy"): "single/best 64.0% (95% CI 57.7-70.3) vs 51.7 (majority; colour_dist_others; "
-    "these 60 items only: at 300 every picker is within 1 point of the majority)",
+    ("minds_eye", "MC", "medium"): "raw/logistic 38.9% (95% CI 27.6-51.5) vs 25.0, above 9 label-permuted runs at 60"
+    " and 120 items (at 300 its 34.3% is not above them, so this picker's CI is too narrow here; answers are"
+    " exchangeable within the shown set; 1000 items at seed 555 every picker <= 25.4%)",
     ("visfactor", "VZ2", "easy"): "surface/boosting 41.7% (95% CI 30.1-54.3) vs 20.0 (option-to-fold-panel distance)",
 }
 
@@ -52,9 +54,11 @@ def test_generator_has_no_surface_shortcut(benchmark, name, preset):
     if result.kind == "not audited":
         pytest.skip(f"not audited: {result.note}")
     assert result.n_items == N
+    if result.leak:
+        (result,) = run(benchmark, [name], [preset], 2 * N, SEED, quiet=True)
     best = result.best
     assert not result.leak, (
         f"{benchmark} {name} {preset}: {result.cue} finds the answer at {best.accuracy:.1%} "
-        f"(95% CI {best.low:.1%}-{best.high:.1%}) against a baseline of {result.baseline:.1%}; "
+        f"(95% CI {best.low:.1%}-{best.high:.1%}) against a baseline of {result.baseline:.1%} on 2N items too; "
         f"strongest features: {[(f.name, f.direction, round(f.accuracy, 3)) for f in result.features[:3]]}"
     )
