@@ -114,7 +114,7 @@ def _generate(args: argparse.Namespace) -> int:
         raise UsageError(f"cogvis generate: invalid choice: {family!r} (choose from {', '.join(sets)})")
     where = f"cogvis generate {family}"
     info, module = registry.info(sets[family]), registry.benchmark(sets[family])
-    preset = args.difficulty or info.default_condition
+    preset = args.difficulty or info.default_preset
     if preset not in info.presets:
         raise UsageError(f"{where}: --difficulty must be one of {', '.join(info.presets)}")
     formats = module.RELEASE_FORMATS

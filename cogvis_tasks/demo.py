@@ -49,7 +49,7 @@ class Plan:
     @property
     def task(self) -> str:
         """The lmms-eval group of the preset (the set's first task set at it: the released prompts)."""
-        return next(t.prefix for t in registry.info(self.registry_name).lmms if t.condition == self.difficulty)
+        return next(t.prefix for t in registry.info(self.registry_name).lmms if t.preset == self.difficulty)
 
 
 def plan(bench: str | None, difficulty: str | None, n: int | None, seed: int, out: str | None) -> Plan:
@@ -59,7 +59,7 @@ def plan(bench: str | None, difficulty: str | None, n: int | None, seed: int, ou
     if bench not in sets:
         raise DemoError(f"--benchmark {bench}: no generated set; choose from {', '.join(sets)}")
     info, module = registry.info(sets[bench]), registry.benchmark(sets[bench])
-    difficulty = difficulty or info.default_condition
+    difficulty = difficulty or info.default_preset
     if difficulty not in info.presets:
         raise DemoError(f"--difficulty {difficulty} does not apply to {bench}; choose from {', '.join(info.presets)}")
     folder = Path(out or DEFAULT_OUT)
