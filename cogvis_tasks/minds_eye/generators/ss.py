@@ -495,6 +495,4 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         "option_boxes": [list(b) for b in boxes],
         "params": {**dataclasses.asdict(config), "symmetric_kinds": kinds},
     }
-    return base.make_item(
-        ID, seed, index, img, option_types, base.preset_name(config, PRESETS), scene, {"answer": ANSWER_TEXT}
-    )
+    return base.make_item(ID, seed, index, img, option_types, config, PRESETS, scene, {"answer": ANSWER_TEXT})
