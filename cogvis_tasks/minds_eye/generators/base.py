@@ -94,6 +94,16 @@ class GeneratedItem:
     record: dict[str, Any]  # the annotations.json record (JSON-serialisable)
 
     @property
+    def id(self) -> str:
+        """The generator's ``ID`` (the task), under the name both families' items share."""
+        return self.task
+
+    @property
+    def difficulty(self) -> str:
+        """The preset the item's config equals ("custom" for any other)."""
+        return self.record["difficulty"]
+
+    @property
     def answer_index(self) -> int:
         return self.record["option_types"].index(CORRECT)
 
