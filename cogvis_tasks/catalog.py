@@ -16,13 +16,11 @@ def describe(info: Info) -> list[str]:
     evalscope = ", ".join(e.name for e in info.evalscope)
     lines = [f"{info.name}  {info.title}  (lmms-eval: {lmms}; evalscope: {evalscope})"]
     if info.presets:
-        lines.append(f"  presets: {', '.join(info.presets)} (default {info.default_condition})")
+        lines.append(f"  presets: {', '.join(info.presets)} (default {info.default_preset})")
     groupings = "".join(f"; {g.key}: {g.aggregation} over its subtests" for g in info.groupings)
     lines.append(f"  overall: {info.overall} over the {info.overall_over} table{groupings}; judge: {info.judge}")
     conditions = ", ".join(c.name for c in info.conditions)
-    lines.append(
-        f"  prompt conditions: {conditions}" + ("" if info.presets else f" (default {info.default_condition})")
-    )
+    lines.append(f"  prompt conditions: {conditions} (default {info.default_condition})")
     width = max(len(s.id) for s in info.subtests)
     for s in info.subtests:
         groups = " / ".join("+".join(values) for values in s.groups.values())

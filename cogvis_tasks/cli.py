@@ -114,9 +114,9 @@ def _generate(args: argparse.Namespace) -> int:
         raise UsageError(f"cogvis generate: invalid choice: {family!r} (choose from {', '.join(sets)})")
     where = f"cogvis generate {family}"
     info, module = registry.info(sets[family]), registry.benchmark(sets[family])
-    preset = args.difficulty or info.default_condition
+    preset = args.preset or info.default_preset
     if preset not in info.presets:
-        raise UsageError(f"{where}: --difficulty must be one of {', '.join(info.presets)}")
+        raise UsageError(f"{where}: --preset must be one of {', '.join(info.presets)}")
     formats = module.RELEASE_FORMATS
     if args.format is not None and args.format not in formats:
         if not formats:
@@ -156,7 +156,7 @@ def _demo(args: argparse.Namespace) -> int:
     from . import demo
 
     try:
-        p = demo.plan(args.benchmark, args.difficulty, args.n, args.seed, args.out)
+        p = demo.plan(args.benchmark, args.preset, args.n, args.seed, args.out)
     except demo.DemoError as exc:
         raise UsageError(f"cogvis demo: {exc}") from None
     try:
@@ -202,7 +202,7 @@ def _audit(args: argparse.Namespace) -> int:
     from .audit import run, to_markdown, write
 
     subtests = [s.strip() for s in args.subtests.split(",")] if args.subtests else None
-    difficulties = [d.strip() for d in args.difficulty.split(",")] if args.difficulty else None
+    difficulties = [d.strip() for d in args.preset.split(",")] if args.preset else None
     try:
         results = run(
             args.benchmark,
@@ -284,7 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
     syn.set_defaults(run=_write_synthetic)
     gen = command(
         sub, "generate", "write generated items in the released layout (use the folder as COGVIS_DATA_DIR)",
-        "cogvis generate BENCHMARK --difficulty hard --n 50 --out data   # BENCHMARK: one with a generated set",
+        "cogvis generate BENCHMARK --preset hard --n 50 --out data   # BENCHMARK: one with a generated set",
     )  # fmt: skip
     gen.add_argument(
         "benchmark",
@@ -295,7 +295,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     gen.add_argument("--subtests", help="comma-separated subtest ids (default: every subtest of the generated set)")
     gen.add_argument(
-        "--difficulty", help="a preset of the generated set (cogvis list shows them; default: the set's default)"
+        "--preset",
+        "--difficulty",  # the older spelling, still accepted
+        dest="preset",
+        help="a difficulty preset of the generated set (cogvis list shows them; default: the set's default)",
     )
     gen.add_argument(
         "--n", type=positive, default=None, help="items per subtest (default: each generator's default count)"
@@ -317,7 +320,10 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     demo.add_argument("--benchmark", help="whose generated set (default: the first with one, in cogvis list order)")
     demo.add_argument(
-        "--difficulty", help="a preset of the generated set (cogvis list shows them; default: the set's default)"
+        "--preset",
+        "--difficulty",  # the older spelling, still accepted
+        dest="preset",
+        help="a difficulty preset of the generated set (cogvis list shows them; default: the set's default)",
     )
     demo.add_argument("--n", type=positive, default=None, help="items per subtest (default: the set's demo size)")
     demo.add_argument(
@@ -358,14 +364,19 @@ def build_parser() -> argparse.ArgumentParser:
     rep.set_defaults(run=_report)
     aud = command(
         sub, "audit", "shortcut audit: can cheap pickers on surface features find the answers? (needs the audit extra)",
-        "cogvis audit BENCHMARK --difficulty hard --n 100 --out audit.html   # BENCHMARK: one with an audit module",
+        "cogvis audit BENCHMARK --preset hard --n 100 --out audit.html   # BENCHMARK: one with an audit module",
     )  # fmt: skip
     aud.add_argument(
         "benchmark",
         help="whose generated (or, with --data/--released, released) sets: a benchmark with an audit module",
     )
     aud.add_argument("--subtests", help="comma-separated task/subtest ids (default: all)")
-    aud.add_argument("--difficulty", help="preset(s), comma-separated (default: the benchmark's audited presets)")
+    aud.add_argument(
+        "--preset",
+        "--difficulty",  # the older spelling, still accepted
+        dest="preset",
+        help="difficulty preset(s), comma-separated (default: the benchmark's audited presets)",
+    )
     aud.add_argument("--n", type=positive, default=300, help="generated items per set (default 300)")
     aud.add_argument("--seed", type=int, default=1234, help="generation and cross-validation seed (default 1234)")
     aud.add_argument(

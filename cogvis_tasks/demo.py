@@ -37,7 +37,7 @@ class DemoError(Exception):
 @dataclass(frozen=True)
 class Plan:
     benchmark: str  # a released benchmark with a generated set
-    difficulty: str  # a preset of that set
+    preset: str  # a difficulty preset of that set
     n: int | None
     seed: int
     out: Path
@@ -49,19 +49,19 @@ class Plan:
     @property
     def task(self) -> str:
         """The lmms-eval group of the preset (the set's first task set at it: the released prompts)."""
-        return next(t.prefix for t in registry.info(self.registry_name).lmms if t.condition == self.difficulty)
+        return next(t.prefix for t in registry.info(self.registry_name).lmms if t.preset == self.preset)
 
 
-def plan(bench: str | None, difficulty: str | None, n: int | None, seed: int, out: str | None) -> Plan:
+def plan(bench: str | None, preset: str | None, n: int | None, seed: int, out: str | None) -> Plan:
     """Check the options and the output folder before anything runs (``bench`` None: the first generated set)."""
     sets = registry.generated_sets()
     bench = bench or next(iter(sets))
     if bench not in sets:
         raise DemoError(f"--benchmark {bench}: no generated set; choose from {', '.join(sets)}")
     info, module = registry.info(sets[bench]), registry.benchmark(sets[bench])
-    difficulty = difficulty or info.default_condition
-    if difficulty not in info.presets:
-        raise DemoError(f"--difficulty {difficulty} does not apply to {bench}; choose from {', '.join(info.presets)}")
+    preset = preset or info.default_preset
+    if preset not in info.presets:
+        raise DemoError(f"--preset {preset} does not apply to {bench}; choose from {', '.join(info.presets)}")
     folder = Path(out or DEFAULT_OUT)
     if folder.exists() and not folder.is_dir():
         raise DemoError(f"--out {folder} is a file")
@@ -70,7 +70,7 @@ def plan(bench: str | None, difficulty: str | None, n: int | None, seed: int, ou
     missing = [m for m in ("lmms_eval", *module.NEEDS) if importlib.util.find_spec(m) is None]
     if missing:
         raise DemoError(f"the demo needs {' and '.join(missing)}: pip install 'cogvis-tasks[lmms-eval]'")
-    return Plan(bench, difficulty, n if n is not None else module.DEMO_ITEMS, seed, folder)
+    return Plan(bench, preset, n if n is not None else module.DEMO_ITEMS, seed, folder)
 
 
 def run(p: Plan, say: Callable[[str], None]) -> tuple[list[str], Path]:
@@ -89,8 +89,8 @@ def run(p: Plan, say: Callable[[str], None]) -> tuple[list[str], Path]:
         shutil.rmtree(target) if target.is_dir() else target.unlink(missing_ok=True)
     module = registry.benchmark(p.registry_name)
     size = "default size" if p.n is None else f"{p.n} per task"
-    stage(1, f"generating {p.task} ({p.difficulty}, {size}, seed {p.seed}) for the chance levels")
-    samples = module.samples(preset=p.difficulty, seed=p.seed, n=p.n)
+    stage(1, f"generating {p.task} ({p.preset}, {size}, seed {p.seed}) for the chance levels")
+    samples = module.samples(preset=p.preset, seed=p.seed, n=p.n)
     item_chance: dict[tuple[str, str], float] = defaultdict(lambda: 1.0)
     for s in samples:
         item_chance[(s.subtest, s.item)] *= module.chance(s)  # an item is right only when all its rows are
@@ -139,7 +139,7 @@ def _table(p: Plan, scores: dict[str, dict[str, float]], item_chance: dict[tuple
         by_subtest[subtest].append(value)
     oracle, rand = scores["cogvis_oracle"], scores["cogvis_random"]
     lines = [
-        f"{p.task} ({p.difficulty}, seed {p.seed}) through lmms-eval; results under {p.out}",
+        f"{p.task} ({p.preset}, seed {p.seed}) through lmms-eval; results under {p.out}",
         f"{'subtest':<8}{'items':>6}{'oracle':>9}{'random':>9}{'chance':>9}",
     ]
     for subtest, chances in by_subtest.items():

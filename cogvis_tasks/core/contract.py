@@ -112,12 +112,12 @@ class LmmsTaskSet:
 
     prefix: str  # group name; tasks are ``<prefix>_<subtest suffix>``
     label: str  # group alias
-    condition: str  # the set's selector (:func:`selector`): a prompt condition, or a generated set's preset
+    condition: str  # the prompt condition (``"{id}"``: format with the subtest's id, where subtests are conditions)
     max_new_tokens: int
     template: str = ""  # shared template file (default ``_<prefix>_template_yaml``)
     extractor: str | None = None
     control: str | None = None  # a vision control of ``core.controls``
-    manifest: Mapping[str, str] = field(default_factory=frozen)  # further keys of each task's manifest entry
+    preset: str = ""  # a generated set's difficulty preset (``Info.presets``; "" for a released benchmark)
     task_alias: str = "{id} {name}"  # format with the subtest's ``id`` and ``name``
     group_alias: str = "{label}"  # format for nested groups, with the grouping's label of the group
     subtests: tuple[str, ...] = ()  # default: all
@@ -135,9 +135,9 @@ class EvalscopeSet:
     pretty_name: str
     description: str
     dataset_id: str  # the hub id, or a placeholder for local-only / generated data
-    condition: str | None = None  # the set's selector (:func:`selector`; None: the loader's default)
+    condition: str | None = None  # the prompt condition (None: the loader's default)
+    preset: str | None = None  # a generated set's difficulty preset (``Info.presets``; None for a released benchmark)
     primary: tuple[str, Mapping[str, str]] = ("macro_mean", frozen({"scope": "subtests"}))
-    loader_kwargs: Mapping[str, Any] = field(default_factory=frozen)  # fixed further arguments of ``samples``
     loader_params: Mapping[str, str] = field(default_factory=frozen)  # extra_params name -> ``samples`` argument
     extra_params: Mapping[str, Mapping[str, Any]] = field(default_factory=frozen)
     fields: Mapping[str, Any] = field(default_factory=frozen)  # further BenchmarkMeta fields
@@ -162,7 +162,7 @@ class Info:
     title: str  # display name
     subtests: tuple[SubtestInfo, ...]
     conditions: tuple[Condition, ...]
-    default_condition: str
+    default_condition: str  # a prompt condition of ``conditions``
     lmms: tuple[LmmsTaskSet, ...]
     lmms_metrics: LmmsMetrics
     evalscope: tuple[EvalscopeSet, ...]
@@ -171,6 +171,7 @@ class Info:
     overall: Aggregation = "macro"
     overall_over: str = "subtest"  # the table the overall aggregates ("subtest" or a grouping key)
     presets: tuple[str, ...] = ()  # difficulty presets (generated sets)
+    default_preset: str = ""  # one of ``presets`` (generated sets)
     tag_metrics: tuple[TagMetric, ...] = ()
     choice_metrics: tuple[ChoiceShare, ...] = ()
     human: float | None = None  # published overall human accuracy
@@ -219,9 +220,9 @@ class Report(Protocol):
 class Benchmark(Protocol):
     """The module surface of a benchmark.
 
-    ``samples(condition=...)`` takes a prompt condition (``Info.conditions``), a generated set's
-    ``samples(preset=...)`` a preset (``Info.presets``; :func:`selector` picks the keyword); ``score`` takes ``ask`` (prompt -> judge reply) where the
-    benchmark uses a judge (``Info.judge``). Optional: ``pooled_extras(rows)`` (summary rows over all repeats
+    ``samples(condition=...)`` takes a prompt condition (``Info.conditions``; a generated set's also a
+    ``preset=...`` of ``Info.presets``, see :func:`loader_kwargs`); ``score`` takes ``ask`` (prompt -> judge reply)
+    where the benchmark uses a judge (``Info.judge``). Optional: ``pooled_extras(rows)`` (summary rows over all repeats
     at once) and ``write_synthetic(out_dir: Path, items: int, seed: int, **options) -> list[Path]`` (a small
     synthetic release for smoke tests, in ``<benchmark>/synthetic.py``; ``options`` are those of ``fmt``
     (``--format``) and ``released_size`` (``--released-size``) that it takes). A generated set adds
@@ -267,6 +268,7 @@ class GeneratedSet(Protocol):
         local_path: Any = None,
         seed: int | None = None,
         n: int | None = None,
+        condition: str | None = None,
     ) -> list[Sample]: ...
 
     def write_release(
@@ -287,10 +289,10 @@ REQUIRED = ("samples", "score", "oracle_response", "random_response", "chance", 
 OPTIONAL = ("pooled_extras", "write_synthetic")
 
 
-def selector(info: Info, value: str | None) -> dict[str, str | None]:
-    """The ``samples`` keyword of a task set's selector value: ``preset`` for a generated set (a record with
-    presets), else ``condition``."""
-    return {"preset" if info.presets else "condition": value}
+def loader_kwargs(condition: str | None, preset: str | None) -> dict[str, str]:
+    """The ``samples`` keywords of a task set: its prompt condition and, for a generated set, its preset (each
+    only where set, so the loader's default applies otherwise)."""
+    return {k: v for k, v in (("condition", condition), ("preset", preset)) if v}
 
 
 class ContractError(ValueError):
@@ -350,8 +352,12 @@ def check_info(name: str, info: Info) -> None:
     if not info.conditions:
         raise ContractError(name, "conditions", "no prompt condition")
     _unique(name, "conditions", (c.name for c in info.conditions))
-    if info.default_condition not in {c.name for c in info.conditions} | set(info.presets):
-        raise ContractError(name, "default_condition", f"{info.default_condition!r} is not a condition or preset")
+    if info.default_condition not in {c.name for c in info.conditions}:
+        raise ContractError(name, "default_condition", f"{info.default_condition!r} is not a prompt condition")
+    if info.presets and info.default_preset not in info.presets:
+        raise ContractError(name, "default_preset", f"{info.default_preset!r} is not a preset")
+    if not info.presets and info.default_preset:
+        raise ContractError(name, "default_preset", "set without presets (only generated sets have presets)")
     for c in info.conditions:
         if c.extractor not in EXTRACTORS:
             raise ContractError(name, f"conditions[{c.name}].extractor", f"unknown extractor {c.extractor!r}")
@@ -368,15 +374,16 @@ def _check_harnesses(name: str, info: Info, ids: set[str]) -> None:
     if not info.lmms:
         raise ContractError(name, "lmms", "no lmms-eval task set")
     _unique(name, "lmms.prefix", (t.prefix for t in info.lmms))
-    selectors = {c.name for c in info.conditions} | set(info.presets)
+    conditions = {c.name for c in info.conditions}
     for t in info.lmms:
         if not set(t.subtests) <= ids:
             raise ContractError(
                 name, f"lmms[{t.prefix}].subtests", f"unknown subtest(s) {sorted(set(t.subtests) - ids)}"
             )
         for sub_id in t.subtests or ids:
-            if t.condition.format(id=sub_id) not in selectors:
-                raise ContractError(name, f"lmms[{t.prefix}].condition", f"{t.condition!r} is no condition or preset")
+            if t.condition.format(id=sub_id) not in conditions:
+                raise ContractError(name, f"lmms[{t.prefix}].condition", f"{t.condition!r} is no prompt condition")
+        _check_preset(name, info, f"lmms[{t.prefix}].preset", t.preset)
         if t.extractor not in EXTRACTORS:
             raise ContractError(name, f"lmms[{t.prefix}].extractor", f"unknown extractor {t.extractor!r}")
     metrics = info.lmms_metrics
@@ -393,11 +400,20 @@ def _check_harnesses(name: str, info: Info, ids: set[str]) -> None:
         raise ContractError(name, "evalscope", "no evalscope benchmark")
     _unique(name, "evalscope.name", (e.name for e in info.evalscope))
     for e in info.evalscope:
-        if e.condition is not None and e.condition not in selectors:
-            raise ContractError(name, f"evalscope[{e.name}].condition", f"{e.condition!r} is no condition or preset")
+        if e.condition is not None and e.condition not in conditions:
+            raise ContractError(name, f"evalscope[{e.name}].condition", f"{e.condition!r} is no prompt condition")
+        _check_preset(name, info, f"evalscope[{e.name}].preset", e.preset)
     for f in info.figures:
         if f.kind not in ("bars", "difficulty", "per_condition", "correlation"):
             raise ContractError(name, f"figures[{f.table}].kind", f"unknown figure kind {f.kind!r}")
+
+
+def _check_preset(name: str, info: Info, where: str, preset: str | None) -> None:
+    """A generated set's task set names one of its presets; a released benchmark's names none."""
+    if info.presets and preset not in info.presets:
+        raise ContractError(name, where, f"{preset!r} is no preset (choose from {', '.join(info.presets)})")
+    if not info.presets and preset:
+        raise ContractError(name, where, f"{preset!r} given, but the benchmark has no presets")
 
 
 def replace(info: Info, **changes: Any) -> Info:

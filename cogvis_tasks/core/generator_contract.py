@@ -9,7 +9,7 @@ set is a benchmark whose samples come from these modules.
 
 The item type and the answer form are the family's: a VisFactor item carries rows in the released schema and
 its answer is the rows' answer cells (``list[str]``); a Mind's Eye item is one image with its released record
-and its answer is the correct option's index (``int``).
+and its answer is the correct option's index (``int``). Both share the read-only surface of :class:`Item`.
 """
 
 from __future__ import annotations
@@ -22,6 +22,20 @@ from typing import Any, Protocol, cast, runtime_checkable
 
 #: The parameters ``generate`` takes first, in this order.
 GENERATE_PARAMETERS = ("seed", "index", "config")
+
+
+class Item(Protocol):
+    """What both families' items give callers that do not know the family: the generator's ``id`` (its ``ID``),
+    the item's ``index`` and its ``difficulty`` (the preset its config equals, "custom" for any other)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def index(self) -> int: ...
+
+    @property
+    def difficulty(self) -> str: ...
 
 
 @runtime_checkable
@@ -40,7 +54,7 @@ class Generator(Protocol):
     PRESETS: Mapping[str, Any]
     DEFAULT_ITEMS: int
 
-    def generate(self, seed: int, index: int, config: Any) -> Any: ...
+    def generate(self, seed: int, index: int, config: Any) -> Item: ...
 
 
 @runtime_checkable

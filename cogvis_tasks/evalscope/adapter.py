@@ -30,7 +30,7 @@ from evalscope.api.model import GenerateConfig, get_model
 from ..core import controls, judging
 from ..core import images as imgs
 from ..core.aggregate import GroupScore, RowResult, mean_over_repeats, subtest_scores
-from ..core.contract import EvalscopeSet, selector
+from ..core.contract import EvalscopeSet, loader_kwargs
 from ..core.identity import record_digest
 from ..core.sample import Sample, record_metadata
 from ..core.scoring import score_row
@@ -83,9 +83,10 @@ class CogvisAdapter(VisionLanguageAdapter):
         return self._registered.benchmark
 
     @property
-    def selector(self) -> dict[str, str | None]:
-        """The set's ``samples`` keyword: its prompt condition, or a generated set's preset."""
-        return selector(info(self.benchmark_name), self._registered.spec.condition)
+    def selection(self) -> dict[str, str]:
+        """The set's ``samples`` keywords: its prompt condition and a generated set's preset."""
+        spec = self._registered.spec
+        return loader_kwargs(spec.condition, spec.preset)
 
     @property
     def hub_id(self) -> str:
@@ -101,7 +102,7 @@ class CogvisAdapter(VisionLanguageAdapter):
         bench = benchmark(self.benchmark_name)
         wanted = list(self.subset_list)
         samples = bench.samples(
-            subtests=wanted, local_path=self._local_path(), **self.selector, **self._sample_kwargs()
+            subtests=wanted, local_path=self._local_path(), **self.selection, **self._sample_kwargs()
         )
         samples = controls.mark(samples, (self.extra_params or {}).get("control"))
         record_map: dict[str, list[dict[str, Any]]] = {s: [] for s in wanted}
@@ -123,10 +124,9 @@ class CogvisAdapter(VisionLanguageAdapter):
         return dataset, None
 
     def _sample_kwargs(self) -> dict[str, Any]:
-        """The set's further loader arguments: fixed ones, and those from ``extra_params`` (generated sets:
-        seed, items)."""
+        """The set's further loader arguments, from ``extra_params`` (generated sets: seed, items)."""
         params, spec = self.extra_params or {}, self._registered.spec
-        return {**{arg: params.get(name) for name, arg in spec.loader_params.items()}, **spec.loader_kwargs}
+        return {arg: params.get(name) for name, arg in spec.loader_params.items()}
 
     def record_to_sample(self, record: dict[str, Any]) -> EsSample:
         sample = Sample.from_record(record)

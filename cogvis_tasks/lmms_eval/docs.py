@@ -1,6 +1,6 @@
 """The functions our task YAMLs name (``!function cogvis_tasks.lmms_eval.docs.*``).
 
-A task's dataset is a one-row manifest (``benchmark``, ``subtests``, ``variant``)
+A task's dataset is a one-row manifest (``benchmark``, ``subtests``, ``condition``, a generated set's ``preset``)
 that ``process_docs`` expands into the benchmark's records through the core
 loader, so the data comes from ``COGVIS_DATA_DIR`` or the hub exactly as in
 evalscope. Docs keep images encoded; they are decoded only when a request is
@@ -30,7 +30,7 @@ from .. import registry
 from ..core import controls, judging
 from ..core.aggregate import GroupScore, RowResult, scores_by, subtest_scores
 from ..core.choices import distractor_analysis
-from ..core.contract import selector
+from ..core.contract import loader_kwargs
 from ..core.errors import DataError
 from ..core.sample import record_metadata
 from ..core.scoring import score_row
@@ -62,12 +62,8 @@ def process_docs(manifest: datasets.Dataset) -> datasets.Dataset:
     spec = manifest[0]
     bench = benchmark(spec["benchmark"])
     subtests = json.loads(spec["subtests"]) if spec.get("subtests") else None
-    condition = (
-        {"condition": spec["condition"]} if spec.get("condition") else {}
-    )  # a prompt condition of a generated set
-    # The manifest key "variant" holds the set's selector: a prompt condition, or a generated set's preset.
-    chosen = selector(registry.info(spec["benchmark"]), spec["variant"])
-    samples = controls.mark(bench.samples(subtests=subtests, **chosen, **condition), spec.get("control"))
+    chosen = loader_kwargs(spec["condition"], spec.get("preset"))
+    samples = controls.mark(bench.samples(subtests=subtests, **chosen), spec.get("control"))
     if spec.get("extractor"):  # e.g. "llm": the answer letter is read by the judge (see process_results)
         samples = [dataclasses.replace(s, metadata={**s.metadata, "extractor": spec["extractor"]}) for s in samples]
     records = [s.to_record() for s in samples]

@@ -29,10 +29,10 @@ DOCS = "cogvis_tasks.lmms_eval.docs"
 VERSION = "1.0"
 
 
-def _entry(benchmark: str, subtest: str, variant: str, **optional: str | None) -> dict[str, str]:
-    """A task's manifest entry (what ``process_docs`` loads; ``variant``: the condition or preset, the key
-    the manifests have always used); optional keys only where set."""
-    entry = {"benchmark": benchmark, "subtests": json.dumps([subtest]), "variant": variant}
+def _entry(benchmark: str, subtest: str, condition: str, **optional: str | None) -> dict[str, str]:
+    """A task's manifest entry (what ``process_docs`` loads: the prompt condition, and optional keys such as a
+    generated set's preset only where set)."""
+    entry = {"benchmark": benchmark, "subtests": json.dumps([subtest]), "condition": condition}
     return {**entry, **{k: v for k, v in optional.items() if v}}
 
 
@@ -157,7 +157,7 @@ def _task_set(info: Info, ts: LmmsTaskSet, files: dict[str, str], manifest: dict
         alias = ts.task_alias.format(id=sub.id, name=sub.name)
         files[f"{info.name}/{task}.yaml"] = _task(task, alias, template, task_metrics(info.name, sub.id, ts.extractor))
         condition = ts.condition.format(id=sub.id)
-        entry = _entry(info.name, sub.id, condition, extractor=ts.extractor, control=ts.control, **ts.manifest)
+        entry = _entry(info.name, sub.id, condition, preset=ts.preset, extractor=ts.extractor, control=ts.control)
         manifest[task] = [entry]
         leaves.append((sub, task))
     members = _groups(info, ts, _nest(info, leaves), 0, files)

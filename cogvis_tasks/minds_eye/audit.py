@@ -48,9 +48,7 @@ def generated_items(tasks: Iterable[str], difficulty: str, n: int, seed: int) ->
     for task in tasks:
         for item in generated.items(task, difficulty, seed, n):
             options, stimulus = generated_boxes(task, item.scene)
-            yield choice_item(
-                group(task), item.record["difficulty"], item.key, item.image, item.answer_index, options, stimulus
-            )
+            yield choice_item(group(task), item.difficulty, item.key, item.image, item.answer_index, options, stimulus)
 
 
 def released_items(

@@ -198,10 +198,10 @@ def _generated_task_set(preset: str, condition: str) -> LmmsTaskSet:
     return LmmsTaskSet(
         _generated_prefix(preset, condition),
         label,
-        preset,
+        condition,
         MAX_NEW_TOKENS,
+        preset=preset,
         template=f"_{GENERATED_NAME}_template_yaml",
-        manifest=frozen({} if condition == DEFAULT else {"condition": condition}),
         task_alias="{id} {name} (generated, " + level + prompt + ")",
     )
 
@@ -218,8 +218,8 @@ def _generated_evalscope_set(preset: str, condition: str) -> EvalscopeSet:
         + f" Prompt condition: {condition}."
         + f" extra_params: seed (default $COGVIS_GEN_SEED or 1234), items (default $COGVIS_GEN_ITEMS or {_ITEMS}).",
         "generated",
-        preset,
-        loader_kwargs=frozen({} if default else {"condition": condition}),
+        condition,
+        preset=preset,
         loader_params=frozen({"seed": "seed", "items": "n"}),
         extra_params=frozen(
             {
@@ -239,8 +239,8 @@ def generated_info() -> Info:
         title="Mind's Eye generated",
         family=NAME,
         subtests=tuple(_subtest(t, human=False) for t in TASKS),
-        default_condition=MIXED,
         presets=PRESETS,
+        default_preset=MIXED,
         lmms=tuple(_generated_task_set(p, c) for p, c in _generated_sets()),
         lmms_metrics=dataclasses.replace(
             METRICS,

@@ -28,6 +28,11 @@ class Task:
     def letters(self) -> str:
         return "ABCDEF"[: self.options]
 
+    @property
+    def distractors(self) -> int:
+        """Wrong options per item: every option but the answer."""
+        return self.options - 1
+
 
 TASKS: tuple[Task, ...] = (
     Task("VRA", "Visual Relation Abstraction", "abstract", 6, "answer", (ABSTRACTION,), 0.680),

@@ -1,6 +1,6 @@
 """Generated VisFactor sets as a benchmark: same prompts, scoring and reports as VisFactor.
 
-``samples(subtests, preset=...)`` generates items in memory (seed and item count
+``samples(subtests, preset=..., condition=...)`` generates items in memory (seed and item count
 from ``COGVIS_GEN_SEED`` / ``COGVIS_GEN_ITEMS`` unless given), turns their rows into the
 released schema and then into samples exactly as released rows are, so everything
 downstream (prompts, CoT rewrite, scoring, item credit, reports, baselines) is shared.
@@ -22,6 +22,7 @@ from .generators.base import DIFFICULTIES, GeneratedItem, official_rows, rows_pe
 from .info import GENERATED as INFO  # noqa: F401  (part of the benchmark surface)
 from .info import GENERATED_SUBTESTS
 from .info import NAME as FAMILY
+from .prompt import CONDITIONS
 
 NAME = "visfactor_gen"
 PRESETS = DIFFICULTIES
@@ -63,9 +64,12 @@ def samples(
     local_path: str | os.PathLike[str] | None = None,
     seed: int | None = None,
     n: int | None = None,
+    condition: str = "direct",
 ) -> list[Sample]:
-    """Samples of generated items at one difficulty preset."""
+    """Samples of generated items at one difficulty preset, under one prompt condition (the released ones)."""
     del local_path  # generated in memory
+    if condition not in CONDITIONS:
+        raise ValueError(f"unknown VisFactor prompt condition {condition!r}; expected one of {CONDITIONS}")
     seed, n = settings(seed, n)
     out = []
     for subtest in subtests if subtests is not None else GENERATED_SUBTESTS:
@@ -86,7 +90,7 @@ def samples(
                     row=row_index,
                 )
                 row_index += 1
-                sample = released.sample_from_row(released_row, "direct")
+                sample = released.sample_from_row(released_row, condition)
                 extra = {"difficulty": preset, "seed": seed}
                 if "answer_space" in meta:
                     extra["answer_space"] = meta["answer_space"]

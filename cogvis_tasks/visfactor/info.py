@@ -133,7 +133,8 @@ def _generated_set(difficulty: str) -> EvalscopeSet:
         _GENERATED
         + f" extra_params: seed (default $COGVIS_GEN_SEED or 1234), items (default $COGVIS_GEN_ITEMS or {_ITEMS}).",
         "generated",
-        difficulty,
+        "direct",
+        preset=difficulty,
         loader_params=frozen({"seed": "seed", "items": "n"}),
         extra_params=frozen(
             {
@@ -148,8 +149,9 @@ def _generated_task_set(difficulty: str) -> LmmsTaskSet:
     return LmmsTaskSet(
         f"visfactor_gen_{difficulty}",
         f"VisFactor generated ({difficulty})",
-        difficulty,
-        1024,
+        "direct",
+        _TOKENS["direct"],
+        preset=difficulty,
         template="_visfactor_gen_template_yaml",
         task_alias="{id} {name} (generated, " + difficulty + ")",
     )
@@ -161,8 +163,8 @@ GENERATED = replace(
     title="VisFactor generated",
     family=NAME,
     subtests=tuple(_subtest(s) for s in GENERATED_SUBTESTS),
-    default_condition="normal",
     presets=DIFFICULTIES,
+    default_preset="normal",
     lmms=tuple(_generated_task_set(d) for d in DIFFICULTIES),
     lmms_metrics=dataclasses.replace(METRICS, task=frozen({s: _TASK_METRICS for s in GENERATED_SUBTESTS}), nesting=()),
     evalscope=tuple(_generated_set(d) for d in DIFFICULTIES),

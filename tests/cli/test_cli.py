@@ -58,7 +58,7 @@ MISTAKES = [
     (["generate", "mindseye", "--out", "x"], ["invalid choice: 'mindseye'", "visfactor, minds_eye"]),
     (["generate", "visualpuzzles", "--out", "x"], ["invalid choice: 'visualpuzzles'"]),  # no generated set
     (["generate", "visfactor", "--format", "csv", "--out", "x"], ["parquet, tsv"]),
-    (["generate", "visfactor", "--difficulty", "medium", "--out", "x"], ["easy, normal, hard"]),
+    (["generate", "visfactor", "--preset", "medium", "--out", "x"], ["easy, normal, hard"]),
     (["generate", "minds_eye", "--format", "tsv", "--out", "x"], ["--format does not apply"]),
     (["generate", "--n", "0", "--out", "x"], ["--n", "at least 1"]),
     (["write-synthetic", "--out", "x", "--items", "0"], ["--items", "at least 1, got 0"]),
@@ -66,7 +66,7 @@ MISTAKES = [
     (["write-synthetic", "--out", "x", "--benchmark", "visfactor_gen"], ["choose from visfactor, minds_eye"]),
     (["write-synthetic"], ["--out"]),
     (["demo", "--n", "0"], ["at least 1"]),
-    (["demo", "--benchmark", "minds_eye", "--difficulty", "normal"], ["mixed, easy, medium, hard"]),
+    (["demo", "--benchmark", "minds_eye", "--preset", "normal"], ["mixed, easy, medium, hard"]),
     (["demo", "--difficulty", "mixed"], ["easy, normal, hard"]),
     (["demo", "--benchmark", "mme_cc"], ["no generated set", "visfactor, minds_eye"]),
     (["list", "nope"], ["invalid choice: 'nope'"]),
@@ -252,7 +252,7 @@ def test_demo_reuses_only_its_own_folder(tmp_path: Path) -> None:
     (ours / demo.MARKER).write_text("")
     (ours / "report.html").write_text("old")
     p = demo.plan("minds_eye", None, 2, 1, str(ours))
-    assert (p.task, p.difficulty, p.n) == ("minds_eye_gen", "mixed", 2)
+    assert (p.task, p.preset, p.n) == ("minds_eye_gen", "mixed", 2)
     assert demo.plan("minds_eye", "hard", None, 1, str(tmp_path / "new")).task == "minds_eye_gen_hard"
     assert demo.plan("minds_eye", None, None, 1, str(tmp_path / "new")).n == 10  # the set's DEMO_ITEMS
     assert demo.plan(None, None, None, 1, str(tmp_path / "new")) == demo.plan(

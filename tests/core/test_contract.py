@@ -44,7 +44,8 @@ def _broken(**info_changes: object) -> types.ModuleType:
         (_module(INFO={"name": "visualpuzzles"}), "INFO", "expected a cogvis_tasks.core.contract.Info"),
         (_broken(name="other"), "name", "named 'other'"),
         (_broken(subtests=()), "subtests", "no subtests"),
-        (_broken(default_condition="nope"), "default_condition", "'nope' is not a condition or preset"),
+        (_broken(default_condition="nope"), "default_condition", "'nope' is not a prompt condition"),
+        (_broken(default_preset="easy"), "default_preset", "set without presets"),
         (_broken(overall="median"), "overall", "unknown aggregation 'median'"),
         (_broken(human=80.0), "human", "outside [0, 1]"),
         (_broken(judge="sometimes"), "judge", "unknown judge use"),
@@ -52,8 +53,20 @@ def _broken(**info_changes: object) -> types.ModuleType:
         (
             _broken(lmms=(contract.LmmsTaskSet("vp", "VP", "hard", 64),)),
             "lmms[vp].condition",
-            "'hard' is no condition or preset",
+            "'hard' is no prompt condition",
         ),
+        (
+            _broken(lmms=(contract.LmmsTaskSet("vp", "VP", "{id}", 64, preset="hard"),)),
+            "lmms[vp].preset",
+            "'hard' given, but the benchmark has no presets",
+        ),
+        (
+            _broken(evalscope=(contract.EvalscopeSet("vp", "VP", "", "hub", "direct", preset="hard"),)),
+            "evalscope[vp].preset",
+            "'hard' given, but the benchmark has no presets",
+        ),
+        (_broken(presets=("easy",), default_preset="hard"), "default_preset", "'hard' is not a preset"),
+        (_broken(presets=("easy",), default_preset="easy"), "lmms[visualpuzzles].preset", "'' is no preset"),
         (
             _broken(subtests=(contract.SubtestInfo("direct", "direct", contract.frozen({"factor": ("x",)})),)),
             "subtests[direct].groups",
@@ -171,11 +184,12 @@ def test_outside_its_folder_only_the_registry_names_a_benchmark() -> None:
 def test_generated_sets_give_what_generate_and_demo_read(family: str) -> None:
     name = registry.generated_sets()[family]
     module, info = registry.benchmark(name), registry.info(name)
-    assert info.family_name == family and info.default_condition in info.presets
+    assert info.family_name == family and info.default_preset in info.presets
+    assert info.default_condition in {c.name for c in info.conditions}
     assert callable(module.write_release) and isinstance(module.RELEASE_BY_SUBTEST, bool)
     assert all(isinstance(f, str) for f in module.RELEASE_FORMATS) and isinstance(module.NEEDS, tuple)
     assert module.DEMO_ITEMS is None or module.DEMO_ITEMS >= 1
     for preset in info.presets:  # cogvis demo runs the preset's task set
-        assert any(t.condition == preset for t in info.lmms), preset
+        assert any(t.preset == preset for t in info.lmms), preset
     for sub in info.subtests:
         assert module.generator(sub.id).DEFAULT_ITEMS >= 1

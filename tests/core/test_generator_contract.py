@@ -234,7 +234,7 @@ def test_items_are_byte_identical_across_processes() -> None:
 def test_metadata_is_json_and_records_the_preset(name: str, gen_id: str) -> None:
     gen = _generator(name, gen_id)
     for preset, item in _items(name, gen_id):
-        assert item.index in range(PER_PRESET)
+        assert item.index in range(PER_PRESET) and item.id == gen_id and item.difficulty == preset
         if _family(name) == "visfactor":
             assert item.subtest == gen_id and len(item.rows) >= 1
             meta = json.loads(json.dumps(item.metadata))
@@ -243,6 +243,13 @@ def test_metadata_is_json_and_records_the_preset(name: str, gen_id: str) -> None
         else:
             assert item.task == gen_id
             assert json.loads(json.dumps(item.record))["difficulty"] == preset
+
+
+def test_an_item_off_the_presets_records_custom() -> None:
+    """Mind's Eye's make_item derives the difficulty from the config as VisFactor's does (CF1: test_gen_cf.py)."""
+    gen = _generator("minds_eye_gen", "SS")
+    item = gen.generate(SEED, 0, dataclasses.replace(gen.PRESETS["easy"], moved_vertices=2))
+    assert item.difficulty == item.record["difficulty"] == "custom"
 
 
 # ---------------------------------------------------------------- verifier

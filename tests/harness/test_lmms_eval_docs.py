@@ -22,7 +22,7 @@ from cogvis_tasks.lmms_eval.metrics import task_metrics
 def i3_docs(data_root: Path, monkeypatch: pytest.MonkeyPatch) -> datasets.Dataset:
     monkeypatch.setenv("COGVIS_DATA_DIR", str(data_root))
     manifest = datasets.Dataset.from_list(
-        [{"benchmark": "visfactor", "subtests": json.dumps(["I3"]), "variant": "direct"}]
+        [{"benchmark": "visfactor", "subtests": json.dumps(["I3"]), "condition": "direct"}]
     )
     return docs.process_docs(manifest)
 

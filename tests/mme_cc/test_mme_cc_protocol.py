@@ -332,8 +332,8 @@ def test_describe_condition_is_registered_in_both_harnesses() -> None:
     for dim in ("sr", "gr", "vkr"):
         assert f"  - mme_cc_describe_dim_{dim}\n" in group
     entries = json.loads(files["mme_cc/_manifest.json"])
-    assert {e[0]["variant"] for name, e in entries.items() if name.startswith("mme_cc_describe_")} == {"describe"}
-    assert {e[0]["variant"] for name, e in entries.items() if not name.startswith("mme_cc_describe_")} == {"default"}
+    assert {e[0]["condition"] for name, e in entries.items() if name.startswith("mme_cc_describe_")} == {"describe"}
+    assert {e[0]["condition"] for name, e in entries.items() if not name.startswith("mme_cc_describe_")} == {"default"}
     assert len([n for n in entries if n.startswith("mme_cc_describe_")]) == 11
     pytest.importorskip("evalscope")
     from evalscope.api.registry import BENCHMARK_REGISTRY

@@ -94,6 +94,16 @@ class GeneratedItem:
     record: dict[str, Any]  # the annotations.json record (JSON-serialisable)
 
     @property
+    def id(self) -> str:
+        """The generator's ``ID`` (the task), under the name both families' items share."""
+        return self.task
+
+    @property
+    def difficulty(self) -> str:
+        """The preset the item's config equals ("custom" for any other)."""
+        return self.record["difficulty"]
+
+    @property
     def answer_index(self) -> int:
         return self.record["option_types"].index(CORRECT)
 
@@ -137,11 +147,13 @@ def make_item(
     index: int,
     image: Image.Image,
     option_types: list[str],
-    difficulty: str,
+    config: Any,
+    presets: dict[str, Any],
     scene: dict[str, Any],
     extra: dict[str, Any] | None = None,
 ) -> GeneratedItem:
-    """The item with its record: question, answer field, released extra fields, difficulty, option types, scene."""
+    """The item with its record: question, answer field, released extra fields, difficulty (the preset ``config``
+    equals, else "custom"), option types, scene."""
     spec = BY_ID[task]
     if len(option_types) != spec.options or option_types.count(CORRECT) != 1:
         raise AssertionError(
@@ -156,7 +168,7 @@ def make_item(
         record["filename"] = key
     record[spec.answer_field] = release_letter(task, option_types.index(CORRECT))
     record.update(extra or {})
-    record.update({"difficulty": difficulty, "option_types": option_types, "scene": scene})
+    record.update({"difficulty": preset_name(config, presets), "option_types": option_types, "scene": scene})
     json.dumps(record)  # fail here, not in the writer, if something is not JSON
     return GeneratedItem(task, index, key, png(image), record)
 

@@ -897,6 +897,4 @@ def _render(scene: dict[str, Any]) -> Image.Image:
 def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     scene, option_types = plan(seed, index, config)
     extra = {"answer": _describe([s["name"] for s in scene["shapes"]], [s["motion"] for s in scene["shapes"]])}
-    return base.make_item(
-        ID, seed, index, _render(scene), option_types, base.preset_name(config, PRESETS), scene, extra
-    )
+    return base.make_item(ID, seed, index, _render(scene), option_types, config, PRESETS, scene, extra)

@@ -794,4 +794,4 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         "option_boxes": [list(box) for box in boxes],
         "params": {**dataclasses.asdict(config), "odd_family": odd["family"], "depths": [f["depth"] for f in options]},
     }
-    return base.make_item(ID, seed, index, img, option_types, base.preset_name(config, PRESETS), scene)
+    return base.make_item(ID, seed, index, img, option_types, config, PRESETS, scene)

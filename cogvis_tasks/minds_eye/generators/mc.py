@@ -726,4 +726,4 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         "net_color": net_colour,
         "option_colors": colours,
     }
-    return base.make_item(ID, seed, index, img, types, base.preset_name(config, PRESETS), scene, extra)
+    return base.make_item(ID, seed, index, img, types, config, PRESETS, scene, extra)

@@ -802,5 +802,4 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         "correct_angles": [f"{float(a):.1f}" for a in built.angles],
         "candidate_order": [MT_CORRECT_TYPE if t == base.CORRECT else t for t in option_types],
     }
-    difficulty = base.preset_name(config, PRESETS)
-    return base.make_item(ID, seed, index, img, option_types, difficulty=difficulty, scene=scene, extra=extra)
+    return base.make_item(ID, seed, index, img, option_types, config, PRESETS, scene, extra)

@@ -899,4 +899,4 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         },
     }
     extra = {"folds": "Diagonal" if any(f["kind"] == "diagonal" for f in folds) else "Vertical/Horizontal"}
-    return base.make_item(ID, seed, index, img, option_types, base.preset_name(config, PRESETS), scene, extra)
+    return base.make_item(ID, seed, index, img, option_types, config, PRESETS, scene, extra)

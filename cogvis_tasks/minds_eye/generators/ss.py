@@ -58,6 +58,7 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image, ImageDraw
 
+from ..tasks import BY_ID
 from . import base
 
 ID = "SS"
@@ -474,7 +475,7 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     rng = base.item_rng(seed, ID, index, config)
     odd_angle = draw_angle(rng, config)
     odd, odd_zoom = asymmetric_figure(rng, odd_angle, config)
-    kinds = [rng.choice(config.kinds) for _ in range(3)]
+    kinds = [rng.choice(config.kinds) for _ in range(BY_ID[ID].distractors)]
     angles = [draw_angle(rng, config) for _ in kinds]
     symmetric = [
         (kind, (matched_symmetric(rng, kind, angle, config), angle, 1.0))
@@ -495,6 +496,4 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         "option_boxes": [list(b) for b in boxes],
         "params": {**dataclasses.asdict(config), "symmetric_kinds": kinds},
     }
-    return base.make_item(
-        ID, seed, index, img, option_types, base.preset_name(config, PRESETS), scene, {"answer": ANSWER_TEXT}
-    )
+    return base.make_item(ID, seed, index, img, option_types, config, PRESETS, scene, {"answer": ANSWER_TEXT})

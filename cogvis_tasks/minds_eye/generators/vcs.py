@@ -869,6 +869,4 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     for fig in scene["figures"]:
         draw_figure(img, fig)
     base.draw_option_labels(img, [tuple(b) for b in scene["option_boxes"]])
-    return base.make_item(
-        ID, seed, index, img, option_types, difficulty=base.preset_name(config, PRESETS), scene=scene, extra=extra
-    )
+    return base.make_item(ID, seed, index, img, option_types, config, PRESETS, scene, extra)

@@ -45,6 +45,16 @@ class GeneratedItem:
     rows: tuple[Row, ...]
     metadata: dict[str, Any] = field(default_factory=dict)  # difficulty, params, scene (JSON-serialisable)
 
+    @property
+    def id(self) -> str:
+        """The generator's ``ID`` (the subtest), under the name both families' items share."""
+        return self.subtest
+
+    @property
+    def difficulty(self) -> str:
+        """The preset the item's config equals ("custom" for any other)."""
+        return self.metadata["difficulty"]
+
 
 def rows_per_item(subtest: str) -> int:
     """Rows of one item in the released layout, from the subtest table (released rows over released items; a
