@@ -23,15 +23,27 @@ sets differ, and the first becomes the real last fold: the five options are exch
 is central, all keep the punched cell, each is mirror-symmetric about its own creases.
 Not closed: the fold panels show where the real flap was, and the true unfolding puts holes
 there; a picker on the pixel distance between option and fold panels finds it (audit, 300
-items: easy 65%, normal 35%; without those stimulus-distance features every picker is at chance).
-It comes from the one-fold items (normal, 300 items: 44% on its 138 one-fold items, 30% with two
-folds, 24% with three; hard, 3-5 folds, is at chance). With one fold the answer is the punch plus
-its mirror image in the flap's former place, and a foil that keeps the punched cell and is the
-unfolding of another fold has its second hole in that fold's flap, elsewhere. Foils with the
-second hole on another cell of the shown flap (one some lattice line maps the punch onto) were
-tried: their holes no longer line up with the punch as a real fold's do, and a picker on the
-options alone (gradient boosting, 150 items) found the answer in 99% of easy items. So with one
-fold, "a hole comes back where the flap was" is the step the item asks for, not a surface cue.
+items: easy 65%, normal 35%). It comes from the one-fold items (normal, 300 items: 44% on its
+138 one-fold items, 30% with two folds, 24% with three; hard, 3-5 folds, is at chance). With
+one fold the answer is the punch plus its mirror image in the flap's former place, and a foil
+that keeps the punched cell and is the unfolding of another fold has its second hole in that
+fold's flap, elsewhere. Measured (easy, 300 items, gradient boosting): without the option-to-
+strip features (``dist_stimulus_*``, ``colour_dist_stimulus``) 23.7% (the options alone are
+exchangeable); those features with the options' hole centroid alone 72.7%, and 78% of those
+picks mirror the punch in the real fold's direction (picking at random among the options
+mirrored in the real direction would score 69%): the strip's pixels tell the fold's
+direction, the options' holes tell each option's. Tried and dropped: foils with the second
+hole on another cell of the shown flap (one some lattice line maps the punch onto): their
+holes no longer line up with the punch as a real fold's do, options alone 99% (150 items);
+foils that are other legal folds opening their hole inside the real flap: only real folds
+with the crease next to the punch leave four of them, options alone 100% (150 items); five
+folds whose flaps all hold each other's holes (exchangeable and all inside the real flap):
+no punch of the 6 x 6 sheet has even four; white paper as in the printed test (the hole's
+white no longer matches the vacated place only): 63.7%, no change. On the 6 x 6 sheet at most three
+legal folds of one horizontal or vertical direction lay a flap over a given punch (five of a
+diagonal one, at the best punches), so the five options of a one-fold item cannot all share
+the real fold's direction: "the hole comes back mirrored across the shown crease" is the step
+the item asks for, not a surface cue.
 """
 
 from __future__ import annotations
