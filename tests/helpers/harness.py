@@ -22,19 +22,22 @@ from cogvis_tasks.core import images as imgs
 from cogvis_tasks.core.sample import Sample
 from cogvis_tasks.visfactor import benchmark as visfactor
 from cogvis_tasks.visfactor.prompt import COT_OUTPUT
+from helpers import launcher
 from helpers.openai_stub import Fail, Reply, decode_data_url_image, message_parts
 
 BIN = Path(sys.executable).parent
 
 
 def harness_env(tmp_path: Path, data_root: Path, **extra: str) -> dict[str, str]:
+    """The environment of a harness run: offline, data from ``data_root``; one Hugging Face cache per test process
+    (as a user's machine has one; a folder per test would also defeat warm starts, see :mod:`helpers.launcher`)."""
     env = {k: v for k, v in os.environ.items() if k not in ("LMMS_EVAL_PLUGINS", "COGVIS_DATA_DIR")}
     env.update(
         COGVIS_DATA_DIR=str(data_root),
         OPENAI_API_KEY="EMPTY",
         HF_HUB_OFFLINE="1",
         HF_DATASETS_OFFLINE="1",
-        HF_HOME=str(tmp_path / "hf"),
+        HF_HOME=launcher.hf_home(),
         TOKENIZERS_PARALLELISM="false",
         PYTHONUNBUFFERED="1",
     )
@@ -45,7 +48,10 @@ def harness_env(tmp_path: Path, data_root: Path, **extra: str) -> dict[str, str]
 def run(cmd: list[str], env: dict[str, str], cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     """Run a harness CLI; the exit code alone proves little (lmms-eval exits 0 on failure)."""
     exe = BIN / cmd[0]
-    proc = subprocess.run([str(exe), *cmd[1:]], env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    if cmd[0] in launcher.WARM and launcher.warm_enabled():
+        proc = launcher.run(exe, cmd[1:], env, cwd, timeout)
+    else:
+        proc = subprocess.run([str(exe), *cmd[1:]], env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout)
     (cwd / f"{cmd[0]}.log").write_text(proc.stdout + "\n--- stderr ---\n" + proc.stderr)
     return proc
 
