@@ -29,6 +29,11 @@ CONCEPT_FEATURES: dict[str, tuple[str, ...]] = {
     # Hidden Patterns: the model is drawn on the same grid at the same place as in the pattern, so the pixel
     # distance between pattern and model measures the containment the row asks about.
     "CF2": ("dist_stimulus_*",),
+    # Paper Folding: where an option's holes lie against the fold panels is the unfolding the item asks for (with
+    # one fold: the punch comes back mirrored across the crease shown). Without these features the options alone
+    # are at chance (easy, 300 items: 23.7%); no foil design can give five legal one-fold options the real fold's
+    # direction (see the generator's docstring).
+    "VZ2": ("dist_stimulus_*", "colour_dist_stimulus"),
 }
 #: Sets with no surface the audit can look at, and why (reported as "not audited", never skipped silently).
 NOT_AUDITED: dict[str, str] = {

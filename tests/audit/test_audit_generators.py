@@ -32,7 +32,6 @@ LEAKING: dict[tuple[str, str, str], str] = {
     ("minds_eye", "MC", "medium"): "raw/logistic 38.9% (95% CI 27.6-51.5) vs 25.0, above 9 label-permuted runs at 60"
     " and 120 items (at 300 its 34.3% is not above them, so this picker's CI is too narrow here; answers are"
     " exchangeable within the shown set; 1000 items at seed 555 every picker <= 25.4%)",
-    ("visfactor", "VZ2", "easy"): "surface/boosting 41.7% (95% CI 30.1-54.3) vs 20.0 (option-to-fold-panel distance)",
 }
 
 CASES = [

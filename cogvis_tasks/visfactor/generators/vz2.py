@@ -43,7 +43,9 @@ white no longer matches the vacated place only): 63.7%, no change. On the 6 x 6 
 legal folds of one horizontal or vertical direction lay a flap over a given punch (five of a
 diagonal one, at the best punches), so the five options of a one-fold item cannot all share
 the real fold's direction: "the hole comes back mirrored across the shown crease" is the step
-the item asks for, not a surface cue.
+the item asks for, not a surface cue. So the audit declares the option-to-strip features VZ2's
+concept (``visfactor/audit.py``) and reports them on their own line; the rest is at chance (300
+items: easy 26.3%, normal 24.3%, hard 24.3%; concept/boosting 54.1%, 34.4%, 15.3%).
 """
 
 from __future__ import annotations
