@@ -289,3 +289,50 @@ def test_thin_strokes_do_not_point_at_the_answer() -> None:
         ]
         hits += int(np.argmin(shares)) == _answer(item.record["option_types"])
     assert hits / n < 0.3, hits
+
+
+def _concept_plans(concept: str) -> list[tuple[dict, int]]:
+    """(scene, answer) of every stored plan of one concept, over the presets and custom configs."""
+    return [(s, _answer(t)) for name in CONFIGS for s, t, _ in _plans(name) if s["concept"] == concept]
+
+
+def test_broken_rows_keep_the_aligned_extent() -> None:
+    """Alignment: putting every element back on the line through the end elements (never moved) leaves the row's
+    bounding box as it is (the elements moved off the line are small ones, inside the band the others span).
+    Before the fix equal elements were moved out of that band, so the odd row was the one wider across its line
+    (a picker on extents found it in about two thirds of the items)."""
+    plans = _concept_plans("alignment")
+    assert len(plans) >= 100
+    for scene, _ in plans:
+        for fig in scene["figures"]:
+            outlines = [np.asarray(e["outer"], float) for e in fig["elements"]]
+            start, end = outlines[0].mean(axis=0), outlines[-1].mean(axis=0)
+            along = (end - start) / np.linalg.norm(end - start)
+            on_line = []
+            for o in outlines:
+                c = o.mean(axis=0)
+                on_line.append(o + start + ((c - start) @ along) * along - c)
+            drawn, aligned = np.concatenate(outlines), np.concatenate(on_line)
+            assert np.allclose(drawn.min(axis=0), aligned.min(axis=0), atol=1.0), fig["surface"]
+            assert np.allclose(drawn.max(axis=0), aligned.max(axis=0), atol=1.0), fig["surface"]
+
+
+def test_crossing_shape_is_neither_outside_the_box_nor_farther_out() -> None:
+    """Enclosure: the figure's bounding box is its container's (the crossing shape stays inside it), and the odd
+    figure's shape is the one farthest from its container's centre (relative to the container's radius) no more
+    often than chance allows. Before the fix the crossing shape widened the figure and always sat farthest out
+    (the ink spread against the extent found the answer)."""
+    plans = _concept_plans("enclosure")
+    assert len(plans) >= 100
+    farthest = 0
+    for scene, answer in plans:
+        reach = []
+        for fig in scene["figures"]:
+            container, inner = (np.asarray(e["outer"], float) for e in fig["elements"])
+            both = np.concatenate([container, inner])
+            assert np.allclose(both.min(axis=0), container.min(axis=0), atol=1.0), fig["surface"]
+            assert np.allclose(both.max(axis=0), container.max(axis=0), atol=1.0), fig["surface"]
+            centre = container.mean(axis=0)
+            reach.append(np.linalg.norm(inner.mean(axis=0) - centre) / np.linalg.norm(container - centre, axis=1).max())
+        farthest += int(np.argmax(reach)) == answer
+    assert farthest / len(plans) < 0.3, farthest / len(plans)
