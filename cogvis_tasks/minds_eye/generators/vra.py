@@ -14,9 +14,9 @@ concept is composite, the contrast between the shared and the odd value, and whe
 the non-concept attributes (nuisance) vary. Presets (the paper's easy/medium/hard):
 
 * ``easy``: one attribute, large contrast (counts differ by 2-3, deep dents, very thin
-  versus round, strongly irregular, wide arcs) and no nuisance: all five conforming
-  figures have one design, the odd one differs from it as little as the concept
-  allows, all black.
+  versus round, strongly irregular, wide arcs) and no colour or size nuisance: all black;
+  every figure still draws its own design among those showing its concept value (five
+  copies of one design made the odd one the outlier in any statistic of the design).
 * ``medium``: one attribute, small contrast (counts differ by 1, shallow dents, mildly
   irregular) and nuisance: every figure draws its own design among those showing the
   concept value (other attributes vary), size varies a little more and colours vary
@@ -36,23 +36,32 @@ Whatever the preset, no conforming figure is the only one differing from the oth
 five in any attribute (nor in kind): such draws are rejected, so the odd one is the
 only figure that can be singled out.
 
-Drawing kinds carry no signal beyond the concept. Closed cue (audit, issue 14): the
-no-unique-kind rule used to cover only the conforming figures, so the odd figure was
-often the only one of its kind ("pick the figure of a kind no other has" found 59% of
-medium answers, chance 17%). With nuisance, all six kinds are now drawn independently
-from the kinds that can show both the shared and the odd value, and the odd figure may
-not be the one kind differing from the other five either, so kind is exchangeable
-between the odd figure and the conforming ones (that picker is at chance on those
-items). Where no kind can show both values (curved, regular, crossings or regions
-against none: about a third of medium items) the kind is the concept itself (an arc,
-a regular polygon, a crossing, a chord) and the odd figure's kind is necessarily its own.
-Likewise thinness: when the concept is thinness, the odd figure is the only thin (or
-the only wide) one, so an extent-ratio picker finds it; that cue IS the concept (the
-released task has the same), and makes thinness items much easier than the others for
-a model that measures aspect ratios. Ink and extent are balanced: every figure is
-scaled so that a blend of stroke length and diameter hits a size drawn independently
-of the design (+-20% even in easy items, +-25% with nuisance), so neither the amount
-of ink nor the extent of a figure points at the odd one.
+Closed cues (audit, issue 14):
+
+* One shared design: easy items used to draw the five conforming figures from one design
+  and the odd one as the closest other design, so the odd figure was the outlier in every
+  surface statistic that depends on the design (bounding-box symmetry, spread, extent:
+  the audit's boosting found 54% of easy answers, chance 17%). Every preset now draws
+  each figure's design on its own, as medium did.
+* Congruent figures: the composite "n straight lines and a regular polygon" makes the
+  five conforming figures one regular n-gon (only rotated and scaled), so the odd one is
+  simply the one that looks different (88% of those hard items); the pair is dropped.
+* Size: every figure is scaled so that the geometric mean of its stroke length (ink),
+  diameter (extent) and spread (RMS radius of the strokes) hits a size drawn
+  independently of the design (+-20%, +-25% with nuisance). Length and diameter alone
+  left the spread free, and the odd figure was the spread outlier in 46% of easy items.
+* Drawing kind: all six kinds are drawn independently from the kinds that can show both
+  the shared and the odd value, and the odd figure may not be the one kind differing
+  from the other five either ("the only figure of its kind" found 59% of medium answers).
+  Where no kind can show both values (curved, regular, crossings or regions against none:
+  about a third of items) the kind is the concept itself (an arc, a regular polygon, a
+  crossing, a chord) and the odd figure's kind is necessarily its own.
+
+What remains is the concept's own footprint: thinness is extent (the odd figure is the
+only thin or the only wide one, so aspect and bounding-box symmetry find it), extra
+regions and crossings are extra strokes (more ink per extent), regularity is symmetry.
+The released task has the same, and it makes those items much easier than the others
+for a model that measures them.
 """
 
 from __future__ import annotations
@@ -75,7 +84,6 @@ PAIRS = (
     ("lines", "thin"),
     ("lines", "curved"),
     ("lines", "convex"),
-    ("lines", "regular"),
     ("crossings", "lines"),
     ("convex", "thin"),
     ("regions", "lines"),
@@ -92,8 +100,12 @@ MARKED = {
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven")
 
 LINE_WIDTH = 5
-SIZE = 350.0  # target stroke length ** INK_WEIGHT x diameter ** (1 - INK_WEIGHT), pixels
-INK_WEIGHT = 0.6  # balances ink (stroke length) against extent (diameter); measured to leave neither a cue
+SIZE = 172.0  # target of the size blend (SIZE_WEIGHTS), pixels
+SIZE_WEIGHTS = (
+    1 / 3,
+    1 / 3,
+    1 / 3,
+)  # exponents of stroke length, diameter and ink spread (RMS radius) in the size blend
 PAD = 18  # free margin inside the content box
 MIN_EDGE = 24.0  # pixels: every straight segment at least this long
 MIN_GAP = 12.0  # pixels between strokes that neither touch nor cross
@@ -116,7 +128,7 @@ class Config:
     attributes: tuple[str, ...] = ATTRIBUTES  # attributes a concept may use
     composite: bool = False  # concept = two attributes that must hold together
     contrast: str = "large"  # large: counts differ by 2-3 and pronounced shapes; small: by 1, milder shapes
-    nuisance: bool = False  # other attributes, size and colour vary between figures
+    nuisance: bool = False  # colour varies and size varies more (designs vary whatever this says)
 
     def __post_init__(self) -> None:
         if not self.attributes or len(set(self.attributes)) != len(self.attributes):
@@ -162,9 +174,6 @@ class Spec:
             "regions": 1 + self.crossings + self.chords,
             "thin": self.thin,
         }
-
-    def distance(self, other: Spec) -> int:
-        return sum(a != b for a, b in zip(self.__dict__.values(), other.__dict__.values(), strict=True))
 
 
 def _interleavings(order: tuple[int, ...]) -> int:
@@ -220,16 +229,6 @@ def _in_range(attr: str, value: int | bool) -> bool:
 @functools.cache
 def _matching(want: tuple[tuple[str, int | bool], ...]) -> tuple[Spec, ...]:
     return tuple(s for s in all_specs() if all(s.labels()[a] == v for a, v in want))
-
-
-@functools.cache
-def _closest_pairs(
-    conform: tuple[tuple[str, int | bool], ...], odd: tuple[tuple[str, int | bool], ...]
-) -> tuple[tuple[Spec, Spec], ...]:
-    """(shared design, odd design) pairs differing in as few design fields as the concept allows (easy items)."""
-    pairs = [(a, b) for a in _matching(conform) for b in _matching(odd)]
-    best = min(a.distance(b) for a, b in pairs)
-    return tuple(p for p in pairs if p[0].distance(p[1]) == best)
 
 
 def _contrast_ok(attr: str, a: int | bool, b: int | bool, contrast: str) -> bool:
@@ -294,16 +293,13 @@ def _single_odd_out(values: list) -> set[int]:
 def _designs(rng: random.Random, concept: Concept, config: Config) -> tuple[list[Spec], Spec]:
     """Five conforming designs and the odd one; no conforming design may stand out in any attribute or kind.
 
-    With nuisance, when some drawing kinds can show both the shared and the odd value, all six kinds are drawn
+    When some drawing kinds can show both the shared and the odd value, all six kinds are drawn
     independently from those kinds and neither a conforming nor the odd figure may be the one kind differing from
     the other five: a figure's kind then says nothing about whether it is the odd one. (The odd figure used to draw
     its kind from its own pool and escape the no-unique-kind rule, so "the only figure of its kind" found 59% of
     medium answers, chance 17%.) When no kind shows both values (curved, regular, crossings or regions against none)
     the kind is the concept itself and is drawn from each pool.
     """
-    if not config.nuisance:
-        shared, odd = rng.choice(_closest_pairs(concept.want(False), concept.want(True)))
-        return [shared] * 5, odd
     conforming, odd_pool = _matching(concept.want(False)), _matching(concept.want(True))
     both = sorted({s.kind for s in conforming} & {s.kind for s in odd_pool}, key=KINDS.index)
     while True:
@@ -572,6 +568,23 @@ def _stroke_length(shape: Shape) -> float:
     return sum(_norm(_sub(b, a)) for a, b in shape.lines) + sum(r * (a1 - a0) for _, _, r, a0, a1 in shape.arcs)
 
 
+def _spread(shape: Shape) -> float:
+    """RMS distance of the strokes (weighted by length) from their centroid."""
+    pieces = list(shape.lines) + [s for a in shape.arcs for s in itertools.pairwise(arc_points(a))]
+    weights = [_norm(_sub(b, a)) for a, b in pieces]
+    mids = [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in pieces]
+    total = sum(weights)
+    cx = sum(w * m[0] for w, m in zip(weights, mids, strict=True)) / total
+    cy = sum(w * m[1] for w, m in zip(weights, mids, strict=True)) / total
+    return math.sqrt(sum(w * ((m[0] - cx) ** 2 + (m[1] - cy) ** 2) for w, m in zip(weights, mids, strict=True)) / total)
+
+
+def _size(shape: Shape, unit: list[Point]) -> float:
+    """The size blend of a drawing: stroke length, diameter and spread, each to its SIZE_WEIGHTS exponent."""
+    a, b, c = SIZE_WEIGHTS
+    return _stroke_length(shape) ** a * _diameter(unit) ** b * _spread(shape) ** c
+
+
 def _diameter(points: list[Point]) -> float:
     return max(_norm(_sub(p, q)) for p, q in itertools.combinations(points, 2))
 
@@ -689,7 +702,7 @@ def _place(rng: random.Random, spec: Spec, box: base.Box, strong: bool, size: fl
         if shape is None or not _thin_label_ok(shape, spec.thin):
             continue
         unit = _points(shape)
-        scale = size / (_stroke_length(shape) ** INK_WEIGHT * _diameter(unit) ** (1 - INK_WEIGHT))
+        scale = size / _size(shape, unit)
         angle = rng.uniform(0, 2 * math.pi)
         placed = _transform(shape, angle, scale, (0.0, 0.0))
         pts = _points(placed)
