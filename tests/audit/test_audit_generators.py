@@ -20,10 +20,6 @@ SEED = 1234
 
 #: (benchmark, set, preset) -> what the audit measured at N items (best flagged picker, accuracy vs chance).
 LEAKING: dict[tuple[str, str, str], str] = {
-    ("minds_eye", "VRA", "easy"): "surface/boosting 36.7% (95% CI 25.6-49.3) vs 16.7 (300 items: 38.3%, concept-driven:"
-    " extra strokes, thinness, regularity; see vra.py)",
-    ("minds_eye", "VRA", "hard"): "raw/boosting 30.0% (95% CI 19.9-42.5) vs 16.7 (300 items: surface/logistic 26.3%,"
-    " carried by the thinness items, the concept)",
     ("minds_eye", "DSC", "medium"): "surface/logistic 41.7% (95% CI 30.1-54.3) vs 25.0",
     (
         "minds_eye",

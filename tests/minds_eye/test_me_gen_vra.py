@@ -176,7 +176,7 @@ def test_presets_follow_their_structure() -> None:
             assert sum(a != b for a, b in zip(params["conform"], params["odd"], strict=True)) == 1
             gap = _numeric_gap(params)
             if gap is not None:
-                assert gap == 1 if cfg.contrast == "small" else 2 <= gap <= 3
+                assert gap == (1 if cfg.contrast == "small" else 2)
             if cfg.nuisance:  # colours come in pairs
                 assert sorted(colours.count(c) for c in set(colours)) == [2, 2, 2]
             else:  # all black
@@ -264,3 +264,26 @@ def test_conforming_figures_do_not_share_one_design() -> None:
             designs = [fig["design"] for i, fig in enumerate(scene["figures"]) if i != answer]
             same += all(d == designs[0] for d in designs)
         assert same <= 0.1 * len(_plans(name)), (name, same)
+
+
+def test_odd_figure_stands_out_only_in_its_concept() -> None:
+    """The odd figure is the single odd-out in an attribute outside its concept (one that some conforming and some
+    odd design could share) in at most 5% of items: the fallback after ``ODD_ALONE_TRIES`` draws. The rule used to
+    cover only the conforming figures: 98 of 300 easy items, and 56% of regular-concept medium items (five regular
+    polygons and a concave or crossed odd one)."""
+    for name in vra.PRESETS:
+        alone = 0
+        for scene, option_types, _ in _plans(name):
+            params, answer = scene["params"], _answer(option_types)
+            labels = [vra.Spec(**fig["design"]).labels() for fig in scene["figures"]]
+            pools = [
+                vra._matching(tuple(zip(params["attributes"], params[k], strict=True))) for k in ("conform", "odd")
+            ]
+            free = [
+                a
+                for a in vra.ATTRIBUTES
+                if a not in params["attributes"]
+                and {s.labels()[a] for s in pools[0]} & {s.labels()[a] for s in pools[1]}
+            ]
+            alone += any(answer in verify_vra.single_odd_out([lab[a] for lab in labels]) for a in free)
+        assert alone <= 0.05 * len(_plans(name)), (name, alone)

@@ -13,13 +13,13 @@ Structural parameters (``Config``): the attributes a concept may use, whether th
 concept is composite, the contrast between the shared and the odd value, and whether
 the non-concept attributes (nuisance) vary. Presets (the paper's easy/medium/hard):
 
-* ``easy``: one attribute, large contrast (counts differ by 2-3, deep dents, very thin
-  versus round, strongly irregular, wide arcs) and no colour or size nuisance: all black;
+* ``easy``: one attribute, large contrast (counts differ by 2, deep dents, very thin
+  versus round, strongly irregular, wide arcs) and no colour nuisance: all black;
   every figure still draws its own design among those showing its concept value (five
   copies of one design made the odd one the outlier in any statistic of the design).
 * ``medium``: one attribute, small contrast (counts differ by 1, shallow dents, mildly
   irregular) and nuisance: every figure draws its own design among those showing the
-  concept value (other attributes vary), size varies a little more and colours vary
+  concept value (other attributes vary) and colours vary
   (in pairs, so no colour singles out a figure).
   Harder: the shared attribute must be found among attributes that vary, and the
   odd value is close to the shared one.
@@ -48,8 +48,27 @@ Closed cues (audit, issue 14):
   simply the one that looks different (88% of those hard items); the pair is dropped.
 * Size: every figure is scaled so that the geometric mean of its stroke length (ink),
   diameter (extent) and spread (RMS radius of the strokes) hits a size drawn
-  independently of the design (+-20%, +-25% with nuisance). Length and diameter alone
-  left the spread free, and the odd figure was the spread outlier in 46% of easy items.
+  independently of the design (x0.75-1.3 in every preset). Length and diameter alone left
+  the spread free (the odd figure was the spread outlier in 46% of easy items), and a
+  +-20% size draw was smaller than the design's own effect on ink and extent.
+* Count gaps of 3: large contrast used to let counts differ by 2 or 3; a gap of 3 flips
+  the parity of the corner count, and an outline with an odd corner count is never
+  point-symmetric, so point symmetry told the odd one (easy items whose concept is the
+  number of lines: 25% -> 17% for the audit's boosting). Large contrast is now a gap of 2.
+  (A gap of 1, in medium and hard, flips parity too; there the drawing kinds' own variety
+  hides it.)
+* The odd figure standing out beyond its concept: the no-unique rule covered only the
+  conforming figures, so the odd one could also be the only concave, crossed or curved
+  figure (five regular polygons and one concave irregular one). It may now stand out
+  only in its concept's attributes, and in those others no design pair could share
+  (after ODD_ALONE_TRIES draws the rule is relaxed: some high crossing counts, about a
+  tenth of crossing items, cannot match the regions of their neighbours).
+* Roundness: irregular polygons were stretched up to 1.5 : 1 with small contrast while
+  regular polygons are round, so aspect told regularity apart (the audit's boosting on
+  width, height and aspect: 43% of regular-concept medium items); they are now stretched
+  at most 1.2 : 1. Half of the irregular polygons with an even corner count are drawn
+  point-symmetric (a parallelogram, a centrally symmetric hexagon), as even regular
+  polygons are.
 * Drawing kind: all six kinds are drawn independently from the kinds that can show both
   the shared and the odd value, and the odd figure may not be the one kind differing
   from the other five either ("the only figure of its kind" found 59% of medium answers).
@@ -101,11 +120,10 @@ NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "
 
 LINE_WIDTH = 5
 SIZE = 172.0  # target of the size blend (SIZE_WEIGHTS), pixels
-SIZE_WEIGHTS = (
-    1 / 3,
-    1 / 3,
-    1 / 3,
-)  # exponents of stroke length, diameter and ink spread (RMS radius) in the size blend
+SIZE_SPREAD = (0.75, 1.3)  # each figure's size target, drawn on its own: size must not single out the odd one
+#: Exponents of stroke length (ink), diameter (extent) and spread (RMS radius of the strokes) in the size blend.
+SIZE_WEIGHTS = (1 / 3, 1 / 3, 1 / 3)
+ODD_ALONE_TRIES = 300  # design draws that must keep the odd figure from standing out beyond its concept
 PAD = 18  # free margin inside the content box
 MIN_EDGE = 24.0  # pixels: every straight segment at least this long
 MIN_GAP = 12.0  # pixels between strokes that neither touch nor cross
@@ -127,8 +145,8 @@ def _pairs(attributes: tuple[str, ...]) -> list[tuple[str, str]]:
 class Config:
     attributes: tuple[str, ...] = ATTRIBUTES  # attributes a concept may use
     composite: bool = False  # concept = two attributes that must hold together
-    contrast: str = "large"  # large: counts differ by 2-3 and pronounced shapes; small: by 1, milder shapes
-    nuisance: bool = False  # colour varies and size varies more (designs vary whatever this says)
+    contrast: str = "large"  # large: counts differ by 2 and pronounced shapes; small: by 1, milder shapes
+    nuisance: bool = False  # colours vary (designs and sizes vary whatever this says)
 
     def __post_init__(self) -> None:
         if not self.attributes or len(set(self.attributes)) != len(self.attributes):
@@ -237,7 +255,7 @@ def _contrast_ok(attr: str, a: int | bool, b: int | bool, contrast: str) -> bool
     if isinstance(a, bool):
         return True
     gap = abs(a - b)
-    return gap == 1 if contrast == "small" else 2 <= gap <= 3
+    return gap == (1 if contrast == "small" else 2)
 
 
 @dataclass(frozen=True)
@@ -302,7 +320,12 @@ def _designs(rng: random.Random, concept: Concept, config: Config) -> tuple[list
     """
     conforming, odd_pool = _matching(concept.want(False)), _matching(concept.want(True))
     both = sorted({s.kind for s in conforming} & {s.kind for s in odd_pool}, key=KINDS.index)
-    while True:
+    free = [
+        i
+        for i, a in enumerate(ATTRIBUTES)
+        if a not in concept.attributes and {s.labels()[a] for s in conforming} & {s.labels()[a] for s in odd_pool}
+    ]
+    for attempt in itertools.count():
         if both:
             kinds = [rng.choice(both) for _ in range(6)]
             specs = [rng.choice([s for s in conforming if s.kind == k]) for k in kinds[:5]]
@@ -313,7 +336,11 @@ def _designs(rng: random.Random, concept: Concept, config: Config) -> tuple[list
         everyone = [*specs, odd]
         columns = [[s.labels()[a] for s in everyone] for a in ATTRIBUTES]
         kind_out = _single_odd_out([s.kind for s in everyone])
-        if all(_single_odd_out(col) <= {5} for col in columns) and kind_out <= (set() if both else {5}):
+        if (
+            all(_single_odd_out(col) <= {5} for col in columns)
+            and (attempt >= ODD_ALONE_TRIES or not any(_single_odd_out(columns[i]) for i in free))
+            and kind_out <= (set() if both else {5})
+        ):
             return specs, odd
 
 
@@ -337,10 +364,17 @@ def _norm(u: Point) -> float:
 
 
 def _fat_angles(rng: random.Random, n: int) -> list[float]:
-    """Sorted corner angles on the unit circle, unevenly spaced but never leaving a gap near half a turn."""
+    """Sorted corner angles on the unit circle, unevenly spaced but never leaving a gap near half a turn.
+
+    With an even corner count, half the drawings repeat their gaps after half a turn: the outline is then
+    point-symmetric (a parallelogram, a centrally symmetric hexagon) though irregular, as even regular polygons are.
+    """
+    central = n % 2 == 0 and rng.random() < 0.5
     while True:
         min_gap = 0.35 * 2 * math.pi / n
-        weights = [rng.uniform(0.1, 1.0) for _ in range(n)]
+        weights = [rng.uniform(0.1, 1.0) for _ in range(n // 2 if central else n)]
+        if central:
+            weights += weights
         gaps = [min_gap + (2 * math.pi - n * min_gap) * w / sum(weights) for w in weights]
         if max(gaps) < 0.85 * math.pi:  # the centre stays well inside
             start = rng.uniform(0, 2 * math.pi)
@@ -365,7 +399,7 @@ def _cap_angles(rng: random.Random, n: int) -> list[float]:
 def _stretch(rng: random.Random, thin: bool, strong: bool) -> float:
     if thin:
         return rng.uniform(4.2, 5.0) if strong else rng.uniform(3.5, 4.0)
-    return rng.uniform(1.0, 1.15) if strong else rng.uniform(1.0, 1.5)
+    return rng.uniform(1.0, 1.15) if strong else rng.uniform(1.0, 1.2)
 
 
 def _convex_points(rng: random.Random, n: int, thin: bool, strong: bool) -> list[Point]:
@@ -790,12 +824,9 @@ def plan(seed: int, index: int, config: Config) -> tuple[dict, list[str], dict]:
     specs, option_types = base.place_options(rng, odd, [(f"conform_{s.kind}", s) for s in shared])
     boxes = base.grid_boxes(2, 3)
     strong = config.contrast == "large"
-    spread = (
-        (0.75, 1.25) if config.nuisance else (0.8, 1.2)
-    )  # even easy items vary a little: ink must not single out the odd one
     colours = _colours(rng, config.nuisance)
     figures = [
-        _scene_shape(_place(rng, spec, box, strong, SIZE * rng.uniform(*spread)), colour, spec)
+        _scene_shape(_place(rng, spec, box, strong, SIZE * rng.uniform(*SIZE_SPREAD)), colour, spec)
         for spec, box, colour in zip(specs, boxes, colours, strict=True)
     ]
     shared_words = " and ".join(describe(a, v) for a, v in zip(concept.attributes, concept.conform, strict=True))
