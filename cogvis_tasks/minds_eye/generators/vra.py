@@ -77,8 +77,10 @@ Closed cues (audit, issue 14):
   crossing, a chord) and the odd figure's kind is necessarily its own.
 
 What remains is the concept's own footprint: thinness is extent (the odd figure is the
-only thin or the only wide one, so aspect and bounding-box symmetry find it), extra
-regions and crossings are extra strokes (more ink per extent), regularity is symmetry.
+only thin or the only wide one, so aspect and bounding-box symmetry find it) and
+regularity is symmetry. Audit at 300 items (seed 1234): hard items whose broken
+attribute is thinness 98% (59 items), all other hard items 18.7% (CI 14.3-24.1, chance
+16.7); easy thin or regular items 40%, the others 18.8%; medium likewise 28% and 21%.
 The released task has the same, and it makes those items much easier than the others
 for a model that measures them.
 """
