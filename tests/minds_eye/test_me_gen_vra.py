@@ -74,7 +74,7 @@ def _kinds_showing(attributes: list[str], values: list) -> set[str]:
     return {s.kind for s in vra.all_specs() if all(s.labels()[a] == v for a, v in zip(attributes, values, strict=True))}
 
 
-@pytest.mark.parametrize("name", ["medium", "hard"])
+@pytest.mark.parametrize("name", list(vra.PRESETS))
 def test_unique_kind_picker_is_at_chance(name: str) -> None:
     """The audit's picker "the figure no other figure shares its drawing kind with" (uniform among such figures, all
     six when there is none) finds the answer no more often than chance + 3 SD wherever a kind can show both the shared
@@ -169,20 +169,18 @@ def _numeric_gap(params: dict) -> int | None:
 def test_presets_follow_their_structure() -> None:
     for name in vra.PRESETS:
         cfg = vra.PRESETS[name]
-        for scene, option_types, extra in _plans(name):
+        for scene, _, extra in _plans(name):
             params = scene["params"]
-            answer = _answer(option_types)
-            designs = [fig["design"] for i, fig in enumerate(scene["figures"]) if i != answer]
             colours = [tuple(fig["colour"]) for fig in scene["figures"]]
             assert len(params["attributes"]) == (2 if cfg.composite else 1)
             assert sum(a != b for a, b in zip(params["conform"], params["odd"], strict=True)) == 1
             gap = _numeric_gap(params)
             if gap is not None:
-                assert gap == 1 if cfg.contrast == "small" else 2 <= gap <= 3
+                assert gap == (1 if cfg.contrast == "small" else 2)
             if cfg.nuisance:  # colours come in pairs
                 assert sorted(colours.count(c) for c in set(colours)) == [2, 2, 2]
-            else:  # one shared design, all black
-                assert all(d == designs[0] for d in designs) and set(colours) == {vra.PALETTE[0]}
+            else:  # all black
+                assert set(colours) == {vra.PALETTE[0]}
             if cfg.composite:
                 assert tuple(params["attributes"]) in vra.PAIRS
                 for attr, value in zip(params["attributes"], params["conform"], strict=True):
@@ -194,7 +192,7 @@ def test_presets_follow_their_structure() -> None:
     kinds_seen = {fig["design"]["kind"] for scene, _, _ in _plans("medium") for fig in scene["figures"]}
     assert kinds_seen == set(vra.KINDS)
     concepts = {tuple(scene["params"]["attributes"]) for scene, _, _ in _plans("hard")}
-    assert concepts == set(vra.PAIRS)
+    assert concepts == set(vra.PAIRS) and ("lines", "regular") not in concepts  # five congruent regular n-gons
 
 
 def _stroke_mask(scene_fig: dict, width: int) -> Image.Image:
@@ -251,3 +249,41 @@ def test_ink_does_not_point_at_the_answer() -> None:
             hits["odd"] += int(np.argmax(np.abs(ink - np.median(ink)))) == answer
         for picker, count in hits.items():
             assert count / len(plans) < 0.3, (name, picker, count)
+
+
+def test_conforming_figures_do_not_share_one_design() -> None:
+    """Five figures of one design and one of another made the odd one the outlier in every surface statistic that
+    depends on the design (the audit's boosting found 54% of easy answers, chance 17%; in hard the pair "n lines and
+    regular" made the five congruent, 88%; that pair is gone). Every preset now draws the five designs on their own:
+    five alike remain only where the concept value has one or two designs (e.g. four crossings, or the composite
+    concepts' narrow pools, where the drawings still differ: crossing orders, corner positions)."""
+    for name in ("easy", "medium"):
+        same = 0
+        for scene, option_types, _ in _plans(name):
+            answer = _answer(option_types)
+            designs = [fig["design"] for i, fig in enumerate(scene["figures"]) if i != answer]
+            same += all(d == designs[0] for d in designs)
+        assert same <= 0.1 * len(_plans(name)), (name, same)
+
+
+def test_odd_figure_stands_out_only_in_its_concept() -> None:
+    """The odd figure is the single odd-out in an attribute outside its concept (one that some conforming and some
+    odd design could share) in at most 5% of items: the fallback after ``ODD_ALONE_TRIES`` draws. The rule used to
+    cover only the conforming figures: 98 of 300 easy items, and 56% of regular-concept medium items (five regular
+    polygons and a concave or crossed odd one)."""
+    for name in vra.PRESETS:
+        alone = 0
+        for scene, option_types, _ in _plans(name):
+            params, answer = scene["params"], _answer(option_types)
+            labels = [vra.Spec(**fig["design"]).labels() for fig in scene["figures"]]
+            pools = [
+                vra._matching(tuple(zip(params["attributes"], params[k], strict=True))) for k in ("conform", "odd")
+            ]
+            free = [
+                a
+                for a in vra.ATTRIBUTES
+                if a not in params["attributes"]
+                and {s.labels()[a] for s in pools[0]} & {s.labels()[a] for s in pools[1]}
+            ]
+            alone += any(answer in verify_vra.single_odd_out([lab[a] for lab in labels]) for a in free)
+        assert alone <= 0.05 * len(_plans(name)), (name, alone)

@@ -13,13 +13,13 @@ Structural parameters (``Config``): the attributes a concept may use, whether th
 concept is composite, the contrast between the shared and the odd value, and whether
 the non-concept attributes (nuisance) vary. Presets (the paper's easy/medium/hard):
 
-* ``easy``: one attribute, large contrast (counts differ by 2-3, deep dents, very thin
-  versus round, strongly irregular, wide arcs) and no nuisance: all five conforming
-  figures have one design, the odd one differs from it as little as the concept
-  allows, all black.
+* ``easy``: one attribute, large contrast (counts differ by 2, deep dents, very thin
+  versus round, strongly irregular, wide arcs) and no colour nuisance: all black;
+  every figure still draws its own design among those showing its concept value (five
+  copies of one design made the odd one the outlier in any statistic of the design).
 * ``medium``: one attribute, small contrast (counts differ by 1, shallow dents, mildly
   irregular) and nuisance: every figure draws its own design among those showing the
-  concept value (other attributes vary), size varies a little more and colours vary
+  concept value (other attributes vary) and colours vary
   (in pairs, so no colour singles out a figure).
   Harder: the shared attribute must be found among attributes that vary, and the
   odd value is close to the shared one.
@@ -36,23 +36,53 @@ Whatever the preset, no conforming figure is the only one differing from the oth
 five in any attribute (nor in kind): such draws are rejected, so the odd one is the
 only figure that can be singled out.
 
-Drawing kinds carry no signal beyond the concept. Closed cue (audit, issue 14): the
-no-unique-kind rule used to cover only the conforming figures, so the odd figure was
-often the only one of its kind ("pick the figure of a kind no other has" found 59% of
-medium answers, chance 17%). With nuisance, all six kinds are now drawn independently
-from the kinds that can show both the shared and the odd value, and the odd figure may
-not be the one kind differing from the other five either, so kind is exchangeable
-between the odd figure and the conforming ones (that picker is at chance on those
-items). Where no kind can show both values (curved, regular, crossings or regions
-against none: about a third of medium items) the kind is the concept itself (an arc,
-a regular polygon, a crossing, a chord) and the odd figure's kind is necessarily its own.
-Likewise thinness: when the concept is thinness, the odd figure is the only thin (or
-the only wide) one, so an extent-ratio picker finds it; that cue IS the concept (the
-released task has the same), and makes thinness items much easier than the others for
-a model that measures aspect ratios. Ink and extent are balanced: every figure is
-scaled so that a blend of stroke length and diameter hits a size drawn independently
-of the design (+-20% even in easy items, +-25% with nuisance), so neither the amount
-of ink nor the extent of a figure points at the odd one.
+Closed cues (audit, issue 14):
+
+* One shared design: easy items used to draw the five conforming figures from one design
+  and the odd one as the closest other design, so the odd figure was the outlier in every
+  surface statistic that depends on the design (bounding-box symmetry, spread, extent:
+  the audit's boosting found 54% of easy answers, chance 17%). Every preset now draws
+  each figure's design on its own, as medium did.
+* Congruent figures: the composite "n straight lines and a regular polygon" makes the
+  five conforming figures one regular n-gon (only rotated and scaled), so the odd one is
+  simply the one that looks different (88% of those hard items); the pair is dropped.
+* Size: every figure is scaled so that the geometric mean of its stroke length (ink),
+  diameter (extent) and spread (RMS radius of the strokes) hits a size drawn
+  independently of the design (x0.75-1.3 in every preset). Length and diameter alone left
+  the spread free (the odd figure was the spread outlier in 46% of easy items), and a
+  +-20% size draw was smaller than the design's own effect on ink and extent.
+* Count gaps of 3: large contrast used to let counts differ by 2 or 3; a gap of 3 flips
+  the parity of the corner count, and an outline with an odd corner count is never
+  point-symmetric, so point symmetry told the odd one (easy items whose concept is the
+  number of lines: 25% -> 17% for the audit's boosting). Large contrast is now a gap of 2.
+  (A gap of 1, in medium and hard, flips parity too; there the drawing kinds' own variety
+  hides it.)
+* The odd figure standing out beyond its concept: the no-unique rule covered only the
+  conforming figures, so the odd one could also be the only concave, crossed or curved
+  figure (five regular polygons and one concave irregular one). It may now stand out
+  only in its concept's attributes, and in those others no design pair could share
+  (after ODD_ALONE_TRIES draws the rule is relaxed: some high crossing counts, about a
+  tenth of crossing items, cannot match the regions of their neighbours).
+* Roundness: irregular polygons were stretched up to 1.5 : 1 with small contrast while
+  regular polygons are round, so aspect told regularity apart (the audit's boosting on
+  width, height and aspect: 43% of regular-concept medium items); they are now stretched
+  at most 1.2 : 1. Half of the irregular polygons with an even corner count are drawn
+  point-symmetric (a parallelogram, a centrally symmetric hexagon), as even regular
+  polygons are.
+* Drawing kind: all six kinds are drawn independently from the kinds that can show both
+  the shared and the odd value, and the odd figure may not be the one kind differing
+  from the other five either ("the only figure of its kind" found 59% of medium answers).
+  Where no kind can show both values (curved, regular, crossings or regions against none:
+  about a third of items) the kind is the concept itself (an arc, a regular polygon, a
+  crossing, a chord) and the odd figure's kind is necessarily its own.
+
+What remains is the concept's own footprint: thinness is extent (the odd figure is the
+only thin or the only wide one, so aspect and bounding-box symmetry find it) and
+regularity is symmetry. Audit at 300 items (seed 1234): hard items whose broken
+attribute is thinness 98% (59 items), all other hard items 18.7% (CI 14.3-24.1, chance
+16.7); easy thin or regular items 40%, the others 18.8%; medium likewise 28% and 21%.
+The released task has the same, and it makes those items much easier than the others
+for a model that measures them.
 """
 
 from __future__ import annotations
@@ -75,7 +105,6 @@ PAIRS = (
     ("lines", "thin"),
     ("lines", "curved"),
     ("lines", "convex"),
-    ("lines", "regular"),
     ("crossings", "lines"),
     ("convex", "thin"),
     ("regions", "lines"),
@@ -92,8 +121,11 @@ MARKED = {
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven")
 
 LINE_WIDTH = 5
-SIZE = 350.0  # target stroke length ** INK_WEIGHT x diameter ** (1 - INK_WEIGHT), pixels
-INK_WEIGHT = 0.6  # balances ink (stroke length) against extent (diameter); measured to leave neither a cue
+SIZE = 172.0  # target of the size blend (SIZE_WEIGHTS), pixels
+SIZE_SPREAD = (0.75, 1.3)  # each figure's size target, drawn on its own: size must not single out the odd one
+#: Exponents of stroke length (ink), diameter (extent) and spread (RMS radius of the strokes) in the size blend.
+SIZE_WEIGHTS = (1 / 3, 1 / 3, 1 / 3)
+ODD_ALONE_TRIES = 300  # design draws that must keep the odd figure from standing out beyond its concept
 PAD = 18  # free margin inside the content box
 MIN_EDGE = 24.0  # pixels: every straight segment at least this long
 MIN_GAP = 12.0  # pixels between strokes that neither touch nor cross
@@ -115,8 +147,8 @@ def _pairs(attributes: tuple[str, ...]) -> list[tuple[str, str]]:
 class Config:
     attributes: tuple[str, ...] = ATTRIBUTES  # attributes a concept may use
     composite: bool = False  # concept = two attributes that must hold together
-    contrast: str = "large"  # large: counts differ by 2-3 and pronounced shapes; small: by 1, milder shapes
-    nuisance: bool = False  # other attributes, size and colour vary between figures
+    contrast: str = "large"  # large: counts differ by 2 and pronounced shapes; small: by 1, milder shapes
+    nuisance: bool = False  # colours vary (designs and sizes vary whatever this says)
 
     def __post_init__(self) -> None:
         if not self.attributes or len(set(self.attributes)) != len(self.attributes):
@@ -162,9 +194,6 @@ class Spec:
             "regions": 1 + self.crossings + self.chords,
             "thin": self.thin,
         }
-
-    def distance(self, other: Spec) -> int:
-        return sum(a != b for a, b in zip(self.__dict__.values(), other.__dict__.values(), strict=True))
 
 
 def _interleavings(order: tuple[int, ...]) -> int:
@@ -222,23 +251,13 @@ def _matching(want: tuple[tuple[str, int | bool], ...]) -> tuple[Spec, ...]:
     return tuple(s for s in all_specs() if all(s.labels()[a] == v for a, v in want))
 
 
-@functools.cache
-def _closest_pairs(
-    conform: tuple[tuple[str, int | bool], ...], odd: tuple[tuple[str, int | bool], ...]
-) -> tuple[tuple[Spec, Spec], ...]:
-    """(shared design, odd design) pairs differing in as few design fields as the concept allows (easy items)."""
-    pairs = [(a, b) for a in _matching(conform) for b in _matching(odd)]
-    best = min(a.distance(b) for a, b in pairs)
-    return tuple(p for p in pairs if p[0].distance(p[1]) == best)
-
-
 def _contrast_ok(attr: str, a: int | bool, b: int | bool, contrast: str) -> bool:
     if a == b:
         return False
     if isinstance(a, bool):
         return True
     gap = abs(a - b)
-    return gap == 1 if contrast == "small" else 2 <= gap <= 3
+    return gap == (1 if contrast == "small" else 2)
 
 
 @dataclass(frozen=True)
@@ -294,19 +313,21 @@ def _single_odd_out(values: list) -> set[int]:
 def _designs(rng: random.Random, concept: Concept, config: Config) -> tuple[list[Spec], Spec]:
     """Five conforming designs and the odd one; no conforming design may stand out in any attribute or kind.
 
-    With nuisance, when some drawing kinds can show both the shared and the odd value, all six kinds are drawn
+    When some drawing kinds can show both the shared and the odd value, all six kinds are drawn
     independently from those kinds and neither a conforming nor the odd figure may be the one kind differing from
     the other five: a figure's kind then says nothing about whether it is the odd one. (The odd figure used to draw
     its kind from its own pool and escape the no-unique-kind rule, so "the only figure of its kind" found 59% of
     medium answers, chance 17%.) When no kind shows both values (curved, regular, crossings or regions against none)
     the kind is the concept itself and is drawn from each pool.
     """
-    if not config.nuisance:
-        shared, odd = rng.choice(_closest_pairs(concept.want(False), concept.want(True)))
-        return [shared] * 5, odd
     conforming, odd_pool = _matching(concept.want(False)), _matching(concept.want(True))
     both = sorted({s.kind for s in conforming} & {s.kind for s in odd_pool}, key=KINDS.index)
-    while True:
+    free = [
+        i
+        for i, a in enumerate(ATTRIBUTES)
+        if a not in concept.attributes and {s.labels()[a] for s in conforming} & {s.labels()[a] for s in odd_pool}
+    ]
+    for attempt in itertools.count():
         if both:
             kinds = [rng.choice(both) for _ in range(6)]
             specs = [rng.choice([s for s in conforming if s.kind == k]) for k in kinds[:5]]
@@ -317,7 +338,11 @@ def _designs(rng: random.Random, concept: Concept, config: Config) -> tuple[list
         everyone = [*specs, odd]
         columns = [[s.labels()[a] for s in everyone] for a in ATTRIBUTES]
         kind_out = _single_odd_out([s.kind for s in everyone])
-        if all(_single_odd_out(col) <= {5} for col in columns) and kind_out <= (set() if both else {5}):
+        if (
+            all(_single_odd_out(col) <= {5} for col in columns)
+            and (attempt >= ODD_ALONE_TRIES or not any(_single_odd_out(columns[i]) for i in free))
+            and kind_out <= (set() if both else {5})
+        ):
             return specs, odd
 
 
@@ -341,10 +366,17 @@ def _norm(u: Point) -> float:
 
 
 def _fat_angles(rng: random.Random, n: int) -> list[float]:
-    """Sorted corner angles on the unit circle, unevenly spaced but never leaving a gap near half a turn."""
+    """Sorted corner angles on the unit circle, unevenly spaced but never leaving a gap near half a turn.
+
+    With an even corner count, half the drawings repeat their gaps after half a turn: the outline is then
+    point-symmetric (a parallelogram, a centrally symmetric hexagon) though irregular, as even regular polygons are.
+    """
+    central = n % 2 == 0 and rng.random() < 0.5
     while True:
         min_gap = 0.35 * 2 * math.pi / n
-        weights = [rng.uniform(0.1, 1.0) for _ in range(n)]
+        weights = [rng.uniform(0.1, 1.0) for _ in range(n // 2 if central else n)]
+        if central:
+            weights += weights
         gaps = [min_gap + (2 * math.pi - n * min_gap) * w / sum(weights) for w in weights]
         if max(gaps) < 0.85 * math.pi:  # the centre stays well inside
             start = rng.uniform(0, 2 * math.pi)
@@ -369,7 +401,7 @@ def _cap_angles(rng: random.Random, n: int) -> list[float]:
 def _stretch(rng: random.Random, thin: bool, strong: bool) -> float:
     if thin:
         return rng.uniform(4.2, 5.0) if strong else rng.uniform(3.5, 4.0)
-    return rng.uniform(1.0, 1.15) if strong else rng.uniform(1.0, 1.5)
+    return rng.uniform(1.0, 1.15) if strong else rng.uniform(1.0, 1.2)
 
 
 def _convex_points(rng: random.Random, n: int, thin: bool, strong: bool) -> list[Point]:
@@ -572,6 +604,23 @@ def _stroke_length(shape: Shape) -> float:
     return sum(_norm(_sub(b, a)) for a, b in shape.lines) + sum(r * (a1 - a0) for _, _, r, a0, a1 in shape.arcs)
 
 
+def _spread(shape: Shape) -> float:
+    """RMS distance of the strokes (weighted by length) from their centroid."""
+    pieces = list(shape.lines) + [s for a in shape.arcs for s in itertools.pairwise(arc_points(a))]
+    weights = [_norm(_sub(b, a)) for a, b in pieces]
+    mids = [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in pieces]
+    total = sum(weights)
+    cx = sum(w * m[0] for w, m in zip(weights, mids, strict=True)) / total
+    cy = sum(w * m[1] for w, m in zip(weights, mids, strict=True)) / total
+    return math.sqrt(sum(w * ((m[0] - cx) ** 2 + (m[1] - cy) ** 2) for w, m in zip(weights, mids, strict=True)) / total)
+
+
+def _size(shape: Shape, unit: list[Point]) -> float:
+    """The size blend of a drawing: stroke length, diameter and spread, each to its SIZE_WEIGHTS exponent."""
+    a, b, c = SIZE_WEIGHTS
+    return _stroke_length(shape) ** a * _diameter(unit) ** b * _spread(shape) ** c
+
+
 def _diameter(points: list[Point]) -> float:
     return max(_norm(_sub(p, q)) for p, q in itertools.combinations(points, 2))
 
@@ -689,7 +738,7 @@ def _place(rng: random.Random, spec: Spec, box: base.Box, strong: bool, size: fl
         if shape is None or not _thin_label_ok(shape, spec.thin):
             continue
         unit = _points(shape)
-        scale = size / (_stroke_length(shape) ** INK_WEIGHT * _diameter(unit) ** (1 - INK_WEIGHT))
+        scale = size / _size(shape, unit)
         angle = rng.uniform(0, 2 * math.pi)
         placed = _transform(shape, angle, scale, (0.0, 0.0))
         pts = _points(placed)
@@ -777,12 +826,9 @@ def plan(seed: int, index: int, config: Config) -> tuple[dict, list[str], dict]:
     specs, option_types = base.place_options(rng, odd, [(f"conform_{s.kind}", s) for s in shared])
     boxes = base.grid_boxes(2, 3)
     strong = config.contrast == "large"
-    spread = (
-        (0.75, 1.25) if config.nuisance else (0.8, 1.2)
-    )  # even easy items vary a little: ink must not single out the odd one
     colours = _colours(rng, config.nuisance)
     figures = [
-        _scene_shape(_place(rng, spec, box, strong, SIZE * rng.uniform(*spread)), colour, spec)
+        _scene_shape(_place(rng, spec, box, strong, SIZE * rng.uniform(*SIZE_SPREAD)), colour, spec)
         for spec, box, colour in zip(specs, boxes, colours, strict=True)
     ]
     shared_words = " and ".join(describe(a, v) for a, v in zip(concept.attributes, concept.conform, strict=True))
