@@ -151,7 +151,7 @@ def _panel(img: np.ndarray, box: list[int]) -> np.ndarray:
 
 def test_likeness_to_the_original_does_not_find_the_answer() -> None:
     """ "Pick the option most unlike (or most like) the original" stays at chance, by the drawings' pixels and by the
-    generator's own thumbnail measure, by which the answer's rank is drawn uniformly."""
+    generator's own thumbnail measure, on which the mirror images are matched to the answer's likeness."""
     hits = {"most unlike (pixels)": 0.0, "most like (pixels)": 0.0}
     ranks = [0, 0, 0, 0]
     n = 0

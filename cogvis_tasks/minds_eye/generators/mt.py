@@ -6,9 +6,8 @@ front (for unit cubes of one lattice, sorting whole cubes by centre depth is exa
 turned by ``axes`` successive rotations about the world x, y and z axes (x first; multiples of ``angle_step``).
 Distractors (none shares the answer's pose, so no option is paired with it by the drawing):
 
-* ``mirror``: the original's mirror image (through the lattice plane that moves its cubes least), turned like every
-  option;
-* ``mirror2``: the same mirror image in another pose (another look-alike that only handedness rules out);
+* ``mirror``: the original's mirror image (reflected through one of its lattice planes), turned like every option;
+* ``mirror2``: another mirror image in another pose (another look-alike that only handedness rules out);
 * ``similar``: another polycube with the same cubes (one cube moved), congruent to the original under no rotation
   or reflection;
 * ``rotate2``: the original with colours shuffled so that no rotation restores them; coloured items only.
@@ -16,17 +15,16 @@ Distractors (none shares the answer's pose, so no option is paired with it by th
 Cues closed (issue 14's shortcut audit):
 
 * "pick the option most unlike the original": mirror images reach drawings closer to the original than any turn of
-  the class does (a reflection through a plane across the line of sight keeps the outline). The answer's rank by
-  likeness to the original among the options (root-mean-square difference of panel thumbnails) is drawn uniformly
-  and the random deal of poses is repeated until it holds (:func:`_deal`).
-* the answer as the unmatched option: the options used to be matched to the answer's look in sketch statistics
-  while the answer kept its random pose, so it was the darkest option in a third of the items. Now no option is
-  matched: every option, the answer too, takes a random clear pose of the class, in random order.
+  the class does (a reflection through a plane across the line of sight keeps the outline). Each mirror image now
+  takes the mirror plane and pose whose likeness to the original (root-mean-square difference of panel thumbnails,
+  :func:`unlikeness`) is nearest that of the answer's cubes in another random pose (:func:`_deal`).
+* the answer as the one unmatched option: all distractors used to be matched to the answer's look in ten sketch
+  statistics while the answer kept its random pose, so it was the darkest option in a third of the items. Now
+  only the mirror images are matched, on likeness alone; the answer and the other distractors take random poses.
 * the one-cube lure told apart (a boosted picker found it in half the items, so "never the lure" gave a third):
   its move kept the cubes' spread but mostly balanced the shape (centroid 0.2 cube nearer its box's centre). The
   move now keeps the contacts, spread, lopsidedness and box (:func:`shape_profiles`), and the original and the
   lure are the two shapes of such a pair in random roles, so the lure is exchangeable with the original's shape.
-* mirrors are taken through the lattice plane that moves the cubes least (:func:`least_moving_reflection`).
 
 Making every lure at least as unlike the original as the answer (a suggestion in the issue) was not done: it
 makes the answer the option most like the original, the same cue reversed.
@@ -565,19 +563,13 @@ def _reflection(axis: int) -> IntMat:
     return tuple(tuple(-1 if r == c == axis else int(r == c) for c in range(3)) for r in range(3))
 
 
-def least_moving_reflection(cells: Cells) -> IntMat:
-    """The reflection through the lattice plane that moves the cubes least (normal to the lattice axis along which
-    they spread least): the mirror image that stays most like the shape in the same pose."""
-    v = np.array([c[0] for c in cells], dtype=float)
-    return _reflection(int(np.argmin(v.var(axis=0))))
-
-
-def _distractor_cubes(rng: random.Random, kind: str, cells: Cells, partner: Cells) -> Cells | None:
-    """A distractor's cubes (before it is posed), or None: the mirror image through the plane that moves the cubes
-    least, the one-cube change ``partner``, or a colour shuffle."""
+def _distractor_variants(rng: random.Random, kind: str, cells: Cells, partner: Cells) -> list[Cells] | None:
+    """The cubes a distractor may have (before it is posed), or None: the mirror images through the three lattice
+    planes, or the one-cube change ``partner``, or one colour shuffle."""
     if kind in ("mirror", "mirror2"):
-        return _transformed(least_moving_reflection(cells), cells)
-    return partner if kind == "similar" else shuffled_colours(rng, cells)  # rotate2
+        return [_transformed(_reflection(axis), cells) for axis in range(3)]
+    shape = partner if kind == "similar" else shuffled_colours(rng, cells)  # rotate2
+    return None if shape is None else [shape]
 
 
 def _start_pose(rng: random.Random, config: Config) -> np.ndarray:
@@ -616,50 +608,64 @@ def unlikeness(a: Figure, b: Figure, unit: float) -> float:
     return float(np.sqrt(((thumbnail(a, unit) - thumbnail(b, unit)) ** 2).mean()))
 
 
-DEALS = 12  # random deals tried for the answer's drawn likeness rank
+POSE_POOL = 12  # class poses an item's options may take (a random subset for large classes)
 
 
-def _deal(rng: random.Random, original: Figure, shapes: list[Cells], frames: list[np.ndarray]) -> list[int] | None:
-    """A pose from the pool ``frames`` for each option's cubes (``shapes``, the answer's first), or None.
+def _deal(
+    rng: random.Random, original: Figure, variants: list[list[Cells]], frames: list[np.ndarray]
+) -> list[tuple[Cells, int]] | None:
+    """Cubes and a pose from the pool ``frames`` for each option (``variants``: the cubes each may have, the
+    answer's first), every figure clearly visible and every two options posed at least MIN_POSE_GAP apart; or None.
 
-    A deal: in random order, each option takes a random pose in which its cubes are clearly visible and which is
-    MIN_POSE_GAP from the poses taken so far (every option, the answer too, through the same draw). Deals are
-    drawn until the answer's rank by :func:`unlikeness` to the original among the options is ``rank``, drawn
-    uniformly first: mirror images reach drawings closer to the original than any turn of the class does (a
-    reflection through a plane across the line of sight keeps the outline), so the answer was the option most
-    like the original in a sixth of the items, a mirror in a third.
+    The answer takes a random clear pose; then, in random order, each distractor takes a random clear free pose,
+    except the mirror images: each gets a target, the :func:`unlikeness` to the original of the answer's cubes in
+    another random clear pose (what the answer could have looked like), and takes the mirror plane and free clear
+    pose whose unlikeness is nearest it. Mirror images reach drawings closer to the original than any turn of the
+    class does (a reflection through a plane across the line of sight keeps the outline), so "pick the option most
+    unlike the original" found the answer; matched on that one number, they are as like the original as the
+    answer is. Matching every distractor on ten sketch statistics (ink, darkness, extent...) left the answer, the
+    one option never matched, the darkest in a third of the items; drawing the answer's likeness rank instead made
+    its pose the turn about the axis nearest the line of sight half as often again as the others' (a shading
+    pattern a raw-pixel picker found).
     """
-    clear: dict[tuple[int, int], bool] = {}
-    far: dict[tuple[int, int], float] = {}
     unit = thumbnail_unit(original)
     reference = thumbnail(original, unit)
-    rank = rng.randrange(len(shapes))
-    for _ in range(DEALS):
-        order = list(range(len(shapes)))
-        rng.shuffle(order)
-        posed: dict[int, int] = {}
-        for k in order:
-            free = [
-                j
-                for j in range(len(frames))
-                if all(_turn_between(frames[j], frames[t]) >= MIN_POSE_GAP for t in posed.values())
-            ]
-            rng.shuffle(free)
-            for j in free:
-                if (k, j) not in clear:
-                    clear[(k, j)] = clear_view(Figure(shapes[k], frames[j]))
-                if clear[(k, j)]:
-                    posed[k] = j
-                    break
-            else:
-                return None
-        for k, j in posed.items():
-            if (k, j) not in far:
-                far[(k, j)] = float(np.sqrt(((thumbnail(Figure(shapes[k], frames[j]), unit) - reference) ** 2).mean()))
-        d = [far[(k, posed[k])] for k in range(len(shapes))]
-        if sum(x < d[0] for x in d[1:]) == rank:
-            return [posed[k] for k in range(len(shapes))]
-    return None
+    clear: dict[tuple[int, int, int], bool] = {}
+    far: dict[tuple[int, int, int], float] = {}
+
+    def is_clear(key: tuple[int, int, int]) -> bool:
+        if key not in clear:
+            clear[key] = clear_view(Figure(variants[key[0]][key[1]], frames[key[2]]))
+        return clear[key]
+
+    def unlike(key: tuple[int, int, int]) -> float:
+        if key not in far:
+            fig = Figure(variants[key[0]][key[1]], frames[key[2]])
+            far[key] = float(np.sqrt(((thumbnail(fig, unit) - reference) ** 2).mean()))
+        return far[key]
+
+    shown = [j for j in range(len(frames)) if is_clear((0, 0, j))]
+    if not shown:
+        return None
+    posed = {0: (0, rng.choice(shown))}
+    order = list(range(1, len(variants)))
+    rng.shuffle(order)
+    for k in order:
+        free = [
+            j
+            for j in range(len(frames))
+            if all(_turn_between(frames[j], frames[t]) >= MIN_POSE_GAP for _, t in posed.values())
+        ]
+        keys = [(k, v, j) for v in range(len(variants[k])) for j in free]
+        rng.shuffle(keys)
+        if len(variants[k]) > 1:  # a mirror image: matched to the answer's likeness in a random pose
+            target = unlike((0, 0, rng.choice(shown)))
+            keys.sort(key=lambda key: abs(unlike(key) - target))
+        key = next((key for key in keys if is_clear(key)), None)
+        if key is None:
+            return None
+        posed[k] = key[1:]
+    return [(variants[k][posed[k][0]], posed[k][1]) for k in range(len(variants))]
 
 
 def _attempt(rng: random.Random, config: Config, family: str) -> Built | None:
@@ -675,15 +681,15 @@ def _attempt(rng: random.Random, config: Config, family: str) -> Built | None:
     if not clear_view(original, MIN_VISIBLE_ORIGINAL):
         return None
     kinds = rng.sample(config.distractors, 3)
-    lures = [_distractor_cubes(rng, kind, cells, partner) for kind in kinds]
-    if any(lure is None for lure in lures):
+    variants = [_distractor_variants(rng, kind, cells, partner) for kind in kinds]
+    if any(v is None for v in variants):
         return None
-    pool = _class_poses(rng, config, original.frame)
-    dealt = _deal(rng, original, [cells, *lures], [frame for _, frame in pool])
+    pool = _class_poses(rng, config, original.frame)[:POSE_POOL]
+    dealt = _deal(rng, original, [[cells], *variants], [frame for _, frame in pool])
     if dealt is None:
         return None
-    angles, correct = pool[dealt[0]][0], Figure(cells, pool[dealt[0]][1])
-    distractors = [(kind, Figure(lure, pool[j][1])) for kind, lure, j in zip(kinds, lures, dealt[1:], strict=True)]
+    angles, correct = pool[dealt[0][1]][0], Figure(cells, pool[dealt[0][1]][1])
+    distractors = [(kind, Figure(shape, pool[j][1])) for kind, (shape, j) in zip(kinds, dealt[1:], strict=True)]
     figures = [original, correct] + [f for _, f in distractors]
     if len({f.drawing_key() for f in figures}) != len(figures):
         return None  # two panels would draw the same cubes in the same places
