@@ -26,6 +26,9 @@ Cues closed (issue 14's shortcut audit):
   move now keeps the contacts, spread, lopsidedness and box (:func:`shape_profiles`), and the original and the
   lure are the two shapes of such a pair in random roles, so the lure is exchangeable with the original's shape.
 
+The audit at 300 items (seed 1234, chance 25%) flags no preset: best pickers easy 30.3% (CI 25.4-35.8), medium
+30.0% (25.1-35.4), hard 26.0% (21.4-31.2).
+
 Making every lure at least as unlike the original as the answer (a suggestion in the issue) was not done: it
 makes the answer the option most like the original, the same cue reversed.
 
