@@ -21,7 +21,6 @@ SEED = 1234
 #: (benchmark, set, preset) -> what the audit measured at N items (best flagged picker, accuracy vs chance).
 LEAKING: dict[tuple[str, str, str], str] = {
     ("minds_eye", "VRA", "easy"): "surface/boosting 45.0% (95% CI 33.1-57.5) vs 16.7",
-    ("minds_eye", "DSC", "medium"): "surface/logistic 41.7% (95% CI 30.1-54.3) vs 25.0",
     (
         "minds_eye",
         "MC",

@@ -181,6 +181,12 @@ def test_options_are_distinct_and_only_the_answer_is_t1() -> None:
             assert correct == [dsc.pose_at(s["start"], s["motion"], 1.0) for s in scene["shapes"]]
 
 
+def _step_base(shape: dict, lure: dict) -> dict:
+    """Where a copied or other motion's step starts: the t = 0.75 pose, or (a moving shape only) the t = 1 pose."""
+    assert lure["from_t"] == 0.75 or (lure["from_t"] == 1.0 and shape["motion"] is not None)
+    return dsc.pose_at(shape["start"], shape["motion"], lure["from_t"])
+
+
 def _lure_follows_its_kind(shape: dict, other: dict, lure: dict, config: dsc.Config) -> None:
     """A recorded wrong pose is what its kind says: a time of the shape's own motion, a multiple of its true
     step from the t = 0.75 pose, or another motion's / the other shape's step from there."""
@@ -200,12 +206,12 @@ def _lure_follows_its_kind(shape: dict, other: dict, lure: dict, config: dsc.Con
         step = dsc._step(
             dsc.pose_at(other["start"], other["motion"], 0.75), dsc.pose_at(other["start"], other["motion"], 1.0)
         )
-        assert pose == dsc._apply(last, step, lure["rate"])
+        assert pose == dsc._apply(_step_base(shape, lure), step, lure["rate"])
     else:
         assert kind == "wrong_motion" and lure["motion"]["type"] in config.motions
         assert motion is None or lure["motion"]["type"] != motion["type"]
         step = dsc._step(dsc.pose_at(start, lure["motion"], 0.75), dsc.pose_at(start, lure["motion"], 1.0))
-        assert pose == dsc._apply(last, step, lure["rate"])
+        assert pose == dsc._apply(_step_base(shape, lure), step, lure["rate"])
     if motion is None:  # a still shape errs by moving
         assert kind in dsc.STILL_LURES
     elif other["motion"] is None:  # a lone mover's error needs extrapolation
