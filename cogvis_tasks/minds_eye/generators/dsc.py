@@ -32,8 +32,7 @@ Cues closed (the audit found the answer from surface features in 61-73 % of item
   pose, ``wrong_time`` 0.75). Now oscillations have period ``PERIOD`` = 1.5 with phases (``PHASES``,
   ``BOUNCE_STARTS``) whose t = 1 value repeats no shown one, a moving shape's answer pose repeats none
   of its shown poses (``REPEAT_GAP``), and no lure does either (``reversed`` is gone).
-* Distance from the shown frames, ink, extent, position (two movers; pools with a non-monotonic motion,
-  i.e. medium and hard, see :func:`_matched`): a lure that replaces
+* Distance from the shown frames, ink, extent, position (two movers, every preset): a lure that replaces
   the shape's step stays about one true step from the t = 0.5 frame while the answer is two steps away,
   and pixel distances saturate, so lures balanced only in sign (one nearer, one farther than the answer)
   still left the answer the option farthest from every shown frame and the middle one by extent (audit,
@@ -56,11 +55,13 @@ Cues closed (the audit found the answer from surface features in 61-73 % of item
   most changed shape changed least (3/8 of such items instead of 1/4). The more changed shape's pair is
   chosen first, and the other's lure that changes more stays below that bound where a pair allows it
   (:func:`_matched_lures`, ``CAP_PENALTY``).
+* Easy (monotonic motions only, :func:`_monotonic`): every answer pose is the extreme of its shape's
+  changes, so the pairing above still left the answer the option with the least line in pixels (nearest the
+  t = 0 frame by pixel distance in 38 % of items) and, the cap being soft, the least changed by largest change
+  (34 %). There the pair also straddles the answer in line length (``INK_LOOK``) and the cap is a hard
+  constraint (a scene without such a pair is redrawn).
 * A lone mover beside a still shape keeps the earlier antithetic pairing (:func:`_balanced_lure`, sign
-  only; custom configs only), and so does the easy preset (monotonic motions only), where the matched pairs
-  left the answer the option nearest the t = 0 frame in pixels (38 % of items) and the least changed by
-  largest change (34 %): its drafts whose answer is the option whose most changed shape changed least are
-  kept with probability ``CHANGE_KEEP``. The easy preset still leaks (see the README audit table).
+  only; custom configs only).
 
 Every frame is periodic-safe: the t = 1 frame differs visibly (outline Hausdorff distance at
 least ``MIN_GAP``) from every distractor, from the t = 0.75 frame and the distractors
@@ -123,8 +124,8 @@ CLOSEST_OF = 12  # candidate pairs (in draw order) among which the best cancelli
 MATCH_DRAWS = 60  # lure draws per moving shape among which the best antithetic pair is taken (see _matched_lure)
 OVERSHOOT = 0.5  # share of another motion's steps (copied_motion, wrong_motion) applied after the shape's own step
 SIGNED = (2, 3, 10)  # _look statistics a pair must straddle: overlap with the t = 0.5 and t = 0.75 frames, change
+INK_LOOK = 4  # the _look statistic of line length (straddled too in monotonic pools, see _monotonic)
 CHANGE_LOOK = 10  # the _look statistic of the change from t = 0.75 (outline distance, as the cue test measures it)
-CHANGE_KEEP = 0.85  # monotonic pools: share of drafts kept that show the change-rank cue (see _change_cue)
 CAP_PENALTY = 1e3  # in a pair's cost, the penalty for breaking the change cap (see _matched_lures)
 SIZE_WEIGHT = 0.15  # in a pair's cost, the weight of its differences from the answer against their imbalance
 RASTER = 32  # cells across the panel in the stand-in for a pixel comparison (see _raster)
@@ -449,23 +450,6 @@ def _least_changed(
     return False
 
 
-def _change_cue(
-    names: list[str],
-    starts: list[dict[str, float]],
-    motions: list[dict[str, Any] | None],
-    correct: list[dict[str, float]],
-    wrong,
-) -> bool:
-    """Whether the answer is (or ties) the option whose most changed shape changed least from the t = 0.75 frame: a
-    rank the pairing leaves over-represented (a lure that changed more than the answer tends to differ by more than
-    its partner that changed less)."""
-    last = _frame(starts, motions, TIMES[-1])
-    gaps = [[_gap(n, c, q), _gap(n, w, q)] for n, c, w, q in zip(names, correct, wrong, last, strict=True)]
-    cells = [[g[b] for g, b in zip(gaps, bad, strict=True)] for bad in ((0, 0), (1, 0), (0, 1), (1, 1))]
-    peak = [max(c) for c in cells]
-    return peak[0] <= min(peak[1:]) + 1e-9
-
-
 def _repeats_shown(
     name: str, k: int, pose: dict[str, float], starts: list[dict[str, float]], motions: list[dict[str, Any] | None]
 ) -> bool:
@@ -641,7 +625,7 @@ def _lure_base(
     """Where another motion's step starts: the t = 0.75 pose (the step replaces the shape's own) or, for a moving
     shape, with probability ``OVERSHOOT`` its t = 1 pose (the step comes on top of its own). Replacing only, such
     lures stayed nearer the earlier frames than the answer, which has moved one step further from them."""
-    if own is not None and _matched(config) and rng.random() < OVERSHOOT:
+    if own is not None and rng.random() < OVERSHOOT:
         return ANSWER_T, right
     return TIMES[-1], last
 
@@ -831,14 +815,14 @@ def _matched_lure(
     diff = (looks[1:] - looks[0]) / scale
     size = np.abs(diff[:, None]) + np.abs(diff[None])
     cost = np.abs(diff[:, None] + diff[None]).sum(axis=2) + SIZE_WEIGHT * size.sum(axis=2)
-    signed = list(SIGNED)
+    signed = list(SIGNED) + ([INK_LOOK] if _monotonic(config) else [])
     cost[(diff[:, None, signed] * diff[None, :, signed] > 1e-4).any(axis=2)] = np.inf
     moved = looks[1:, CHANGE_LOOK] - looks[0, CHANGE_LOOK]
     up, down = np.maximum(moved[:, None], moved[None]), -np.minimum(moved[:, None], moved[None])
     if partner is not None:  # the two mixed outcomes of the coins must rank the answer differently by change
         cost[(partner[0] < down) == (up < partner[1])] = np.inf
     if cap is not None:  # the lure that changes more stays below the other shape's true change where it can
-        cost = cost + CAP_PENALTY * (up > cap)
+        cost = cost + np.where(up > cap, np.inf if _monotonic(config) else CAP_PENALTY, 0.0)
     cost[np.tril_indices(len(drawn))] = np.inf
     usable: dict[int, bool] = {}
 
@@ -856,11 +840,10 @@ def _matched_lure(
     return None
 
 
-def _matched(config: Config) -> bool:
-    """Whether two movers' lures are matched pairs (:func:`_matched_lure`): not yet for a pool of monotonic motions
-    only (the easy preset), where that pairing leaves the answer nearest the t = 0 frame and least changed by
-    largest change more often than chance; those keep the sign-balanced pairing (:func:`_balanced_lure`)."""
-    return not set(config.motions) <= set(SIMPLE)
+def _monotonic(config: Config) -> bool:
+    """Whether the pool has monotonic motions only (the easy preset): every answer pose is then the extreme of its
+    shape's changes, and line length and the largest-change cap (:func:`_matched_lures`) are binding."""
+    return set(config.motions) <= set(SIMPLE)
 
 
 def _matched_lures(
@@ -905,7 +888,7 @@ def _wrong_poses(
     with probability ``LEAST_KEEP``."""
     correct = _frame(starts, motions, ANSWER_T)
     for _ in range(LURE_TRIES):
-        if None in motions or not _matched(config):
+        if None in motions:
             lures = []
             for k in range(2):
                 lures.append(_balanced_lure(rng, config, k, names, starts, motions))
@@ -920,13 +903,6 @@ def _wrong_poses(
             None in motions
             and _least_changed(names, colours, starts, motions, correct, wrong)
             and rng.random() >= LEAST_KEEP
-        ):
-            continue
-        if (
-            None not in motions
-            and not _matched(config)
-            and _change_cue(names, starts, motions, correct, wrong)
-            and rng.random() >= CHANGE_KEEP
         ):
             continue
         return lures, wrong
