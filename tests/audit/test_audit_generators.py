@@ -27,7 +27,6 @@ SEED = 1234
 
 #: (benchmark, set, preset) -> what the audit measured at N items (best flagged picker, accuracy vs chance).
 LEAKING: dict[tuple[str, str, str], str] = {
-    ("minds_eye", "DSC", "medium"): "surface/logistic 41.7% (95% CI 30.1-54.3) vs 25.0",
     ("minds_eye", "MC", "medium"): "raw/logistic 38.9% (95% CI 27.6-51.5) vs 25.0, above 9 label-permuted runs at 60"
     " and 120 items (at 300 its 34.3% is not above them, so this picker's CI is too narrow here; answers are"
     " exchangeable within the shown set; 1000 items at seed 555 every picker <= 25.4%)",

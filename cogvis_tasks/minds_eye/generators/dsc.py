@@ -19,6 +19,9 @@ A shape's wrong pose (its lure) continues from its t = 0.75 pose:
 * ``copied_motion``: the other shape's step (0.7-1.4 times) instead of its own (a still shape that
   moves like the mover, or one of two movers that moves like the other: the correspondence error).
 
+A moving shape's ``wrong_motion`` / ``copied_motion`` step starts, with probability ``OVERSHOOT``, from its
+t = 1 pose instead (recorded as ``from_t``): the other motion on top of its own rather than instead of it.
+
 An option wrong in one shape has that shape's error as its type; the option wrong in both is
 ``swap`` when both shapes copied each other's motion and ``double`` otherwise.
 
@@ -29,19 +32,36 @@ Cues closed (the audit found the answer from surface features in 61-73 % of item
   pose, ``wrong_time`` 0.75). Now oscillations have period ``PERIOD`` = 1.5 with phases (``PHASES``,
   ``BOUNCE_STARTS``) whose t = 1 value repeats no shown one, a moving shape's answer pose repeats none
   of its shown poses (``REPEAT_GAP``), and no lure does either (``reversed`` is gone).
-* Distance from the shown frames, ink, extent, position: each shape's lure is one of an antithetic
-  pair (:func:`_balanced_lure`). Forty lures are drawn; for each a cheap stand-in of what a pixel
-  comparison sees is computed (:func:`_profiles`: raster distance to the last and to the nearest shown
-  frame and the mean distance, line length, distance of the centre from the panel centre, outline change
-  from t = 0.75), and a pair whose differences from the right pose cancel statistic by statistic
-  (opposite signs, ``PAIR_RESIDUAL``) is sought; a fair coin picks the one shown. Every statistic of a
-  shape's lure is then as often above as below the answer's, independently for the two shapes, so in the
-  2 x 2 design the answer is neither the closest nor the farthest from any shown frame, nor the most or
-  least inked or spread, more often than another option. A scene without such a pair is redrawn (its
-  answer was extreme among all plausible lures). Of the first ``CLOSEST_OF`` pairs the one whose changes
-  from t = 0.75 cancel best is taken, and two-mover drafts whose answer is the option whose most changed
-  shape changed least are kept with probability ``CHANGE_KEEP`` (a lure that changed more than the
-  answer tends to differ by more than its partner that changed less).
+* Distance from the shown frames, ink, extent, position (two movers, every preset): a lure that replaces
+  the shape's step stays about one true step from the t = 0.5 frame while the answer is two steps away,
+  and pixel distances saturate, so lures balanced only in sign (one nearer, one farther than the answer)
+  still left the answer the option farthest from every shown frame and the middle one by extent (audit,
+  300 items: 50 / 41 / 39 % of easy / medium / hard answers, chance 25 %; "large nearest-frame distance,
+  small first-frame distance" alone gave 46 % of easy ones). Now half of the other-motion steps come on
+  top of the shape's own step (``OVERSHOOT``), and :func:`_matched_lure` takes the lure from an
+  antithetic pair among ``MATCH_DRAWS`` draws, in a raster stand-in of what pixel statistics see
+  (:func:`_look`: overlap with each shown frame, which saturates as pixel distances do, line length,
+  outline extremes, centre, change from t = 0.75): both members lie nearest the same shown frame as the
+  answer (so none falls back towards the earlier frames), straddle the answer in overlap with the t = 0.5
+  and t = 0.75 frames and in change (``SIGNED``), and of such pairs the one whose differences cancel best
+  and stay smallest is taken (``SIZE_WEIGHT``); a fair coin picks the one shown. A scene without such a
+  pair is redrawn.
+* Rank by change from t = 0.75 (summed over the shapes): a lure's change is bounded below (it may not repeat
+  a shown pose) but not above, so with two coins the answer was the second least changed option in 33-41 %
+  of items. The second shape's pair is now chosen so that the two mixed outcomes of the coins rank the
+  answer differently (:func:`_matched_lure`, ``partner``): each rank has probability 1/4 in every item.
+* Largest change: the answer ties the option wrong only in the less changed shape, unless that shape's
+  lure changes more than the other shape's answer pose does, when the answer alone is the option whose
+  most changed shape changed least (3/8 of such items instead of 1/4). The more changed shape's pair is
+  chosen first, and the other's lure that changes more stays below that bound where a pair allows it
+  (:func:`_matched_lures`, ``CAP_PENALTY``).
+* Easy (monotonic motions only, :func:`_monotonic`): every answer pose is the extreme of its shape's
+  changes, so the pairing above still left the answer the option with the least line in pixels (nearest the
+  t = 0 frame by pixel distance in 38 % of items) and, the cap being soft, the least changed by largest change
+  (34 %). There the pair also straddles the answer in line length (``INK_LOOK``) and the cap is a hard
+  constraint (a scene without such a pair is redrawn).
+* A lone mover beside a still shape keeps the earlier antithetic pairing (:func:`_balanced_lure`, sign
+  only; custom configs only).
 
 Every frame is periodic-safe: the t = 1 frame differs visibly (outline Hausdorff distance at
 least ``MIN_GAP``) from every distractor, from the t = 0.75 frame and the distractors
@@ -101,7 +121,13 @@ PAIRED_STILL = (4, 5, 6)  # the same for a still shape (its lures always move it
 PAIR_RESIDUAL = 0.9  # per statistic, |d1 + d2| <= this * (|d1| + |d2|): the pair's differences from the answer cancel
 CHANGE = 7  # the _profiles statistic whose cancelling decides among pairs: outline change from t = 0.75
 CLOSEST_OF = 12  # candidate pairs (in draw order) among which the best cancelling one is taken
-CHANGE_KEEP = 0.85  # share of two-mover drafts kept that show the change-rank cue (see _change_cue)
+MATCH_DRAWS = 60  # lure draws per moving shape among which the best antithetic pair is taken (see _matched_lure)
+OVERSHOOT = 0.5  # share of another motion's steps (copied_motion, wrong_motion) applied after the shape's own step
+SIGNED = (2, 3, 10)  # _look statistics a pair must straddle: overlap with the t = 0.5 and t = 0.75 frames, change
+INK_LOOK = 4  # the _look statistic of line length (straddled too in monotonic pools, see _monotonic)
+CHANGE_LOOK = 10  # the _look statistic of the change from t = 0.75 (outline distance, as the cue test measures it)
+CAP_PENALTY = 1e3  # in a pair's cost, the penalty for breaking the change cap (see _matched_lures)
+SIZE_WEIGHT = 0.15  # in a pair's cost, the weight of its differences from the answer against their imbalance
 RASTER = 32  # cells across the panel in the stand-in for a pixel comparison (see _raster)
 LINE_OFF = (
     0.03  # world units (about a line width): an outline sample farther than this from the other outline is changed ink
@@ -424,23 +450,6 @@ def _least_changed(
     return False
 
 
-def _change_cue(
-    names: list[str],
-    starts: list[dict[str, float]],
-    motions: list[dict[str, Any] | None],
-    correct: list[dict[str, float]],
-    wrong,
-) -> bool:
-    """Whether the answer is (or ties) the option whose most changed shape changed least from the t = 0.75 frame: a
-    rank the pairing leaves over-represented (a lure that changed more than the answer tends to differ by more than
-    its partner that changed less)."""
-    last = _frame(starts, motions, TIMES[-1])
-    gaps = [[_gap(n, c, q), _gap(n, w, q)] for n, c, w, q in zip(names, correct, wrong, last, strict=True)]
-    cells = [[g[b] for g, b in zip(gaps, bad, strict=True)] for bad in ((0, 0), (1, 0), (0, 1), (1, 1))]
-    peak = [max(c) for c in cells]
-    return peak[0] <= min(peak[1:]) + 1e-9
-
-
 def _repeats_shown(
     name: str, k: int, pose: dict[str, float], starts: list[dict[str, float]], motions: list[dict[str, Any] | None]
 ) -> bool:
@@ -575,7 +584,15 @@ def _lure(
     if kind == "copied_motion":
         rate = round(2 ** rng.uniform(-0.5, 0.5), 4)
         step = _step(other_last, other_right)
-        return {"kind": kind, "motion": other, "rate": rate, "pose": _apply(last, step, rate), "step": step}
+        base_t, base = _lure_base(rng, config, own, last, right)
+        return {
+            "kind": kind,
+            "motion": other,
+            "rate": rate,
+            "from_t": base_t,
+            "pose": _apply(base, step, rate),
+            "step": step,
+        }
     used = {m["type"] for m in motions if m is not None}
     pool = [m for m in config.motions if m not in used] or [
         m for m in config.motions if own is None or m != own["type"]
@@ -587,7 +604,30 @@ def _lure(
         return None  # this motion barely changes the shape at t = 0.75: its step has no direction to scale
     reference = _gap(name, last, right) if own is not None else _gap(names[1 - k], other_last, other_right)
     rate = round(reference * _size_factor(rng, own, other) / unit, 4)
-    return {"kind": kind, "motion": motion, "rate": rate, "pose": _apply(last, step, rate), "step": step}
+    base_t, base = _lure_base(rng, config, own, last, right)
+    return {
+        "kind": kind,
+        "motion": motion,
+        "rate": rate,
+        "from_t": base_t,
+        "pose": _apply(base, step, rate),
+        "step": step,
+    }
+
+
+def _lure_base(
+    rng: random.Random,
+    config: Config,
+    own: dict[str, Any] | None,
+    last: dict[str, float],
+    right: dict[str, float],
+) -> tuple[float, dict[str, float]]:
+    """Where another motion's step starts: the t = 0.75 pose (the step replaces the shape's own) or, for a moving
+    shape, with probability ``OVERSHOOT`` its t = 1 pose (the step comes on top of its own). Replacing only, such
+    lures stayed nearer the earlier frames than the answer, which has moved one step further from them."""
+    if own is not None and rng.random() < OVERSHOOT:
+        return ANSWER_T, right
+    return TIMES[-1], last
 
 
 def _option_type(kinds: list[str]) -> str:
@@ -661,16 +701,6 @@ def _profiles(name: str, poses: list[dict[str, float]], shown: np.ndarray, last:
     return np.column_stack(stats)
 
 
-def _signs(profile: np.ndarray, right: np.ndarray) -> tuple[int, ...]:
-    """Which way each statistic of a wrong pose differs from the right pose's (0: no visible difference)."""
-    diff = profile - right
-    return tuple(int(v) for v in np.where(np.abs(diff) <= 1e-6 * (1 + np.abs(right)), 0, np.sign(diff)))
-
-
-def _pick(signs: tuple[int, ...], keep: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(signs[i] for i in keep)
-
-
 def _usable(lure: dict[str, Any] | None, name: str, k: int, right: dict[str, float], starts, motions) -> bool:
     if lure is None:
         return False
@@ -731,6 +761,120 @@ def _balanced_lure(
     return None
 
 
+def _look(name: str, poses: list[dict[str, float]], shown: np.ndarray, last: np.ndarray) -> np.ndarray:
+    """What surface statistics see of one shape in each pose, one row per pose: its overlap (cosine of the rasters,
+    :func:`_rasters`) with each shown frame ``shown`` (t = 0 ... 0.75; saturates at 0 once outlines part, as pixel
+    distances do), its line length, outline extremes (left, right, bottom, top), the distance of its centre from
+    the panel centre, and its outline distance to the t = 0.75 pose (``last``, outline points)."""
+    r = _rasters(name, poses)
+    cos = (r @ shown.T) / (np.linalg.norm(r, axis=1)[:, None] * np.linalg.norm(shown, axis=1)[None] + 1e-9)
+    lines = [np.diff(_place_many(np.asarray(line, dtype=float), poses), axis=1) for line in SHAPES[name]]
+    ink = sum(np.hypot(seg[..., 0], seg[..., 1]).sum(axis=1) for seg in lines)
+    pts = _place_many(SAMPLES[name], poses)
+    z, z_last = pts[..., 0] + 1j * pts[..., 1], last[:, 0] + 1j * last[:, 1]
+    near = np.abs(z[:, :, None] - z_last[None, None, :])
+    outline = np.maximum(near.min(axis=2).max(axis=1), near.min(axis=1).max(axis=1))
+    ext = [pts[..., 0].min(1), pts[..., 0].max(1), pts[..., 1].min(1), pts[..., 1].max(1)]
+    centre = np.hypot(pts[..., 0].mean(1), pts[..., 1].mean(1))
+    return np.column_stack([cos, ink, *ext, centre, outline])
+
+
+def _matched_lure(
+    rng: random.Random,
+    config: Config,
+    k: int,
+    names: list[str],
+    starts: list[dict[str, float]],
+    motions: list[dict[str, Any] | None],
+    partner: tuple[float, float] | None = None,
+    cap: float | None = None,
+) -> tuple[dict[str, Any], tuple[float, float]] | None:
+    """Moving shape k's lure: one of the antithetic pair, among ``MATCH_DRAWS`` usable draws, that lies like the
+    answer nearest its t = 0.75 frame (or the same shown frame), differs from the answer the opposite way in the
+    ``SIGNED`` statistics and, in all :func:`_look` statistics, cancels best and stays closest (``SIZE_WEIGHT``);
+    a fair coin picks which is shown. Returned with how much more and how much less than the answer pose the pair's
+    members change from t = 0.75; None when no such pair exists (the scene is redrawn). ``partner`` is that of
+    the other shape's pair (the coins then rank the answer by summed change uniformly) and ``cap`` a bound on
+    the change beyond the answer's, kept where a pair allows (see :func:`_matched_lures`).
+
+    The frame a pose overlaps most tells a lure that fell back towards the earlier frames from the answer, which
+    is always nearest the last one; pairs that only balance signs left lures that were near the frames much
+    closer, and lures that were far only slightly farther (pixel distances saturate), so the answer was the option
+    farthest from every frame; the size term keeps both members of a pair near the answer."""
+    name, own = names[k], motions[k]
+    drawn = [d for d in (_lure(rng, config, k, names, starts, motions) for _ in range(MATCH_DRAWS)) if d is not None]
+    frames = [pose_at(starts[k], own, t) for t in TIMES]
+    right = pose_at(starts[k], own, ANSWER_T)
+    looks = _look(name, [right] + [d["pose"] for d in drawn], _rasters(name, frames), place(SAMPLES[name], frames[-1]))
+    nearest = looks[:, :4].argmax(axis=1)  # the shown frame each pose overlaps most
+    keep = np.flatnonzero(nearest[1:] == nearest[0])
+    if len(keep) < 2:
+        return None
+    drawn, looks = [drawn[i] for i in keep], looks[np.concatenate([[0], keep + 1])]
+    scale = looks.std(axis=0) + 1e-3
+    diff = (looks[1:] - looks[0]) / scale
+    size = np.abs(diff[:, None]) + np.abs(diff[None])
+    cost = np.abs(diff[:, None] + diff[None]).sum(axis=2) + SIZE_WEIGHT * size.sum(axis=2)
+    signed = list(SIGNED) + ([INK_LOOK] if _monotonic(config) else [])
+    cost[(diff[:, None, signed] * diff[None, :, signed] > 1e-4).any(axis=2)] = np.inf
+    moved = looks[1:, CHANGE_LOOK] - looks[0, CHANGE_LOOK]
+    up, down = np.maximum(moved[:, None], moved[None]), -np.minimum(moved[:, None], moved[None])
+    if partner is not None:  # the two mixed outcomes of the coins must rank the answer differently by change
+        cost[(partner[0] < down) == (up < partner[1])] = np.inf
+    if cap is not None:  # the lure that changes more stays below the other shape's true change where it can
+        cost = cost + np.where(up > cap, np.inf if _monotonic(config) else CAP_PENALTY, 0.0)
+    cost[np.tril_indices(len(drawn))] = np.inf
+    usable: dict[int, bool] = {}
+
+    def ok(i: int) -> bool:
+        if i not in usable:
+            usable[i] = _usable(drawn[i], name, k, right, starts, motions)
+        return usable[i]
+
+    finite = np.flatnonzero(np.isfinite(cost.ravel()))
+    for flat in finite[np.argsort(cost.ravel()[finite], kind="stable")]:
+        i, j = divmod(int(flat), len(drawn))
+        if ok(i) and ok(j):
+            chosen = drawn[i] if rng.random() < 0.5 else drawn[j]
+            return {key: v for key, v in chosen.items() if key != "step"}, (float(up[i, j]), float(down[i, j]))
+    return None
+
+
+def _monotonic(config: Config) -> bool:
+    """Whether the pool has monotonic motions only (the easy preset): every answer pose is then the extreme of its
+    shape's changes, and line length and the largest-change cap (:func:`_matched_lures`) are binding."""
+    return set(config.motions) <= set(SIMPLE)
+
+
+def _matched_lures(
+    rng: random.Random,
+    config: Config,
+    names: list[str],
+    starts: list[dict[str, float]],
+    motions: list[dict[str, Any] | None],
+) -> list[dict[str, Any]] | None:
+    """Both movers' lures (:func:`_matched_lure`): the shape that changes more from t = 0.75 to t = 1 first, then
+    the other, its pair chosen so that the coins rank the answer by summed change uniformly and, where it can,
+    so that its lure changing more than its answer pose still changes less than the first shape's answer pose.
+
+    By largest change the answer ties the option wrong only in the less changed shape unless that lure's change
+    exceeds the other shape's true change, when the answer alone is the least changed: "pick the option whose
+    most changed shape changed least" then finds it in 3/8 rather than 1/4 of such items (``CAP_PENALTY``)."""
+    change = [
+        _gap(n, pose_at(s, m, TIMES[-1]), pose_at(s, m, ANSWER_T))
+        for n, s, m in zip(names, starts, motions, strict=True)
+    ]
+    first = int(change[1] > change[0])
+    lead = _matched_lure(rng, config, first, names, starts, motions)
+    if lead is None:
+        return None
+    cap = change[first] - change[1 - first]
+    follow = _matched_lure(rng, config, 1 - first, names, starts, motions, lead[1], cap)
+    if follow is None:
+        return None
+    return [lead[0], follow[0]] if first == 0 else [follow[0], lead[0]]
+
+
 def _wrong_poses(
     rng: random.Random,
     config: Config,
@@ -739,14 +883,20 @@ def _wrong_poses(
     starts: list[dict[str, float]],
     motions: list[dict[str, Any] | None],
 ) -> tuple[list[dict[str, Any]], list[dict[str, float]]] | None:
-    """Each shape's lure (:func:`_balanced_lure`), redrawn (the scene kept) until usable; a lone mover's drafts
-    whose answer is the least changed option are kept with probability ``LEAST_KEEP``."""
+    """Each shape's lure (two movers: :func:`_matched_lure`; a lone mover and the still shape: :func:`_balanced_lure`),
+    redrawn (the scene kept) until usable; a lone mover's drafts whose answer is the least changed option are kept
+    with probability ``LEAST_KEEP``."""
     correct = _frame(starts, motions, ANSWER_T)
     for _ in range(LURE_TRIES):
-        lures = []
-        for k in range(2):
-            lures.append(_balanced_lure(rng, config, k, names, starts, motions))
-            if lures[-1] is None:
+        if None in motions:
+            lures = []
+            for k in range(2):
+                lures.append(_balanced_lure(rng, config, k, names, starts, motions))
+                if lures[-1] is None:
+                    return None
+        else:
+            lures = _matched_lures(rng, config, names, starts, motions)
+            if lures is None:
                 return None
         wrong = [lure["pose"] for lure in lures]
         if (
@@ -754,8 +904,6 @@ def _wrong_poses(
             and _least_changed(names, colours, starts, motions, correct, wrong)
             and rng.random() >= LEAST_KEEP
         ):
-            continue
-        if None not in motions and _change_cue(names, starts, motions, correct, wrong) and rng.random() >= CHANGE_KEEP:
             continue
         return lures, wrong
     return None
