@@ -30,6 +30,7 @@ from helpers import zygote
 IMPORT_TIME_PREFIXES = (
     "HF_", "HUGGINGFACE", "TRANSFORMERS", "TOKENIZERS", "TORCH", "DATASETS", "PYTHON", "OMP_", "MKL_", "CUDA",
     "NUMEXPR", "XDG_", "HOME", "TMPDIR", "LANG", "LC_", "PATH",
+    "COGVIS_EVALSCOPE_HOOK",  # read by our .pth hook when the interpreter starts
 )  # fmt: skip
 WARM = tuple(zygote.PRELOAD)
 
@@ -83,6 +84,7 @@ class _Zygote:
 
 
 _ZYGOTES: dict[tuple[object, ...], _Zygote] = {}
+KEEP = 3  # preloaded interpreters per test process (about 1 GB each with torch); the oldest goes first
 
 
 @atexit.register
@@ -99,15 +101,21 @@ def run(
     cli = script.name
     python = sys.executable
     key = (python, cli, import_time_env(env))
-    if key not in _ZYGOTES:
-        _ZYGOTES[key] = _Zygote(python, cli, env)
+    zygote = _ZYGOTES.pop(key, None)
+    if zygote is not None and zygote.proc.poll() is not None:  # it died (killed, out of memory): start another
+        zygote.close()
+        zygote = None
+    if zygote is None:
+        while len(_ZYGOTES) >= KEEP:
+            _ZYGOTES.pop(next(iter(_ZYGOTES))).close()
+        zygote = _Zygote(python, cli, env)
+    _ZYGOTES[key] = zygote  # most recently used last
     out_dir = tempfile.mkdtemp(prefix="cogvis-run-")
     stdout, stderr = os.path.join(out_dir, "stdout"), os.path.join(out_dir, "stderr")
     request = {"script": str(script), "args": args, "env": env, "cwd": str(cwd), "stdout": stdout, "stderr": stderr}
-    pid = None
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
-            conn.connect(_ZYGOTES[key].socket)
+            conn.connect(zygote.socket)
             conn.sendall((json.dumps(request) + "\n").encode())
             conn.settimeout(timeout)
             reply = conn.makefile("r")

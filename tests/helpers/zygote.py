@@ -33,6 +33,7 @@ PRELOAD = {
     ),
     "evalscope": ("numpy", "pandas", "PIL.Image", "scipy", "sklearn", "nltk", "datasets", "openai"),
 }  # fmt: skip
+OURS = ("cogvis_tasks", "lmms_eval", "evalscope")  # read per-run environment and entry points when imported
 
 
 def _run(request: dict[str, Any], added_env: dict[str, str]) -> None:
@@ -71,10 +72,14 @@ def _supervise(conn: socket.socket, listener: socket.socket, added_env: dict[str
 
 def serve(path: str, cli: str) -> None:
     before = dict(os.environ)
+    at_start = set(sys.modules)  # with what .pth files import at start (our evalscope hook), as in a cold start
     for name in PRELOAD[cli]:
         importlib.import_module(name)
     if threading.active_count() != 1:
         raise RuntimeError(f"preloading {cli} started threads; forking would not be safe")
+    early = sorted(m for m in set(sys.modules) - at_start if m.split(".")[0] in OURS)
+    if early:
+        raise RuntimeError(f"preloading {cli} imported {early[:5]}: they must be imported by each run")
     added_env = {k: v for k, v in os.environ.items() if k not in before}
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
