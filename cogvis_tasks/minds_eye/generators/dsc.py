@@ -91,6 +91,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -701,6 +702,32 @@ def _profiles(name: str, poses: list[dict[str, float]], shown: np.ndarray, last:
     return np.column_stack(stats)
 
 
+def _usable_pair(
+    pairs: Iterable[tuple[int, int]],
+    drawn: list[dict[str, Any]],
+    name: str,
+    k: int,
+    right,
+    starts,
+    motions,
+    rng: random.Random,
+) -> tuple[tuple[int, int], dict[str, Any]] | None:
+    """The first pair of draws, in the order given, whose lures are both usable (each checked once), and one of its
+    two lures drawn by a coin: either side of the answer equally often."""
+    usable: dict[int, bool] = {}
+
+    def ok(i: int) -> bool:
+        if i not in usable:
+            usable[i] = _usable(drawn[i], name, k, right, starts, motions)
+        return usable[i]
+
+    for i, j in pairs:
+        if ok(i) and ok(j):
+            chosen = drawn[i] if rng.random() < 0.5 else drawn[j]
+            return (i, j), {key: v for key, v in chosen.items() if key != "step"}
+    return None
+
+
 def _usable(lure: dict[str, Any] | None, name: str, k: int, right: dict[str, float], starts, motions) -> bool:
     if lure is None:
         return False
@@ -741,24 +768,14 @@ def _balanced_lure(
         axis=2
     ) / PAIR_RESIDUAL
     residual[np.tril_indices(len(drawn))] = np.inf
-    usable: dict[int, bool] = {}
-
-    def ok(i: int) -> bool:
-        if i not in usable:
-            usable[i] = _usable(drawn[i], name, k, right, starts, motions)
-        return usable[i]
-
     pairs = list(zip(*np.nonzero(residual <= 1), strict=True))[:CLOSEST_OF]  # in draw order: kinds stay as drawn
     change = keep.index(CHANGE) if CHANGE in keep else None
     if change is not None:  # of those, the pair whose changes from the t = 0.75 pose cancel best first
         moved = diff[:, change]
         mismatch = np.abs(moved[:, None] + moved[None]) / (np.abs(moved[:, None]) + np.abs(moved[None]) + 1e-9)
         pairs.sort(key=lambda ij: mismatch[ij])
-    for i, j in pairs:
-        if ok(int(i)) and ok(int(j)):
-            chosen = drawn[i] if rng.random() < 0.5 else drawn[j]
-            return {key: v for key, v in chosen.items() if key != "step"}
-    return None
+    found = _usable_pair(((int(i), int(j)) for i, j in pairs), drawn, name, k, right, starts, motions, rng)
+    return None if found is None else found[1]
 
 
 def _look(name: str, poses: list[dict[str, float]], shown: np.ndarray, last: np.ndarray) -> np.ndarray:
@@ -824,20 +841,13 @@ def _matched_lure(
     if cap is not None:  # the lure that changes more stays below the other shape's true change where it can
         cost = cost + np.where(up > cap, np.inf if _monotonic(config) else CAP_PENALTY, 0.0)
     cost[np.tril_indices(len(drawn))] = np.inf
-    usable: dict[int, bool] = {}
-
-    def ok(i: int) -> bool:
-        if i not in usable:
-            usable[i] = _usable(drawn[i], name, k, right, starts, motions)
-        return usable[i]
-
     finite = np.flatnonzero(np.isfinite(cost.ravel()))
-    for flat in finite[np.argsort(cost.ravel()[finite], kind="stable")]:
-        i, j = divmod(int(flat), len(drawn))
-        if ok(i) and ok(j):
-            chosen = drawn[i] if rng.random() < 0.5 else drawn[j]
-            return {key: v for key, v in chosen.items() if key != "step"}, (float(up[i, j]), float(down[i, j]))
-    return None
+    order = (divmod(int(flat), len(drawn)) for flat in finite[np.argsort(cost.ravel()[finite], kind="stable")])
+    found = _usable_pair(order, drawn, name, k, right, starts, motions, rng)
+    if found is None:
+        return None
+    (i, j), lure = found
+    return lure, (float(up[i, j]), float(down[i, j]))
 
 
 def _monotonic(config: Config) -> bool:
