@@ -36,7 +36,7 @@ REPORTED_FIELDS = (
 def sample_from_record(rec: data.Record, condition: str, benchmark: str = NAME) -> Sample:
     task = BY_ID[rec.task]
     meta: dict[str, object] = {
-        "variant": condition,  # the record key (part of an item's identity in harness caches)
+        "condition": condition,  # the record key (part of an item's identity in harness caches)
         "task": rec.task,
         "key": rec.key,
         "letters": task.letters,

@@ -191,7 +191,7 @@ def human_percentile_table(section: Section) -> Table | None:
     percentiles = section.info.human_percentiles
     if not percentiles or generated(section.benchmark) or not section.groups("category"):
         return None
-    best = {m.label: next((e[1]["variant"] for e in m.extras if e[0] == "best_of"), None) for m in section.models}
+    best = {m.label: next((e[1]["condition"] for e in m.extras if e[0] == "best_of"), None) for m in section.models}
     header = ["category", "human 5th", "human median", "human 95th"] + [
         f"{m.label} ({best[m.label] or '?'})" for m in section.models
     ]

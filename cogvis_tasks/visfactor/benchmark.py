@@ -43,7 +43,7 @@ def sample_from_row(row: data.Row, condition: str) -> Sample:
         images=row.images,
         answer=row.answer,
         metadata={
-            "variant": condition,  # the record key (part of an item's identity in harness caches)
+            "condition": condition,  # the record key (part of an item's identity in harness caches)
             "index": row.index,
             "category_id": row.category_id,
             "category_name": row.category_name,

@@ -52,7 +52,7 @@ def sample_from_puzzle(p: data.Puzzle, condition: str) -> Sample:
         images=(p.image,),
         answer=p.answer,
         metadata={
-            "variant": condition,  # the record key (part of an item's identity in harness caches)
+            "condition": condition,  # the record key (part of an item's identity in harness caches)
             "puzzle_id": p.id,
             "category": p.category,
             "difficulty": p.difficulty,

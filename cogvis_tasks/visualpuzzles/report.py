@@ -28,16 +28,16 @@ HUMAN_PERCENTILES = {
 class VisualPuzzlesReport:
     OVERALL = ("max", {"scope": "prompt_conditions"})  # the paper reports the better of direct and CoT
 
-    variants: dict[str, GroupScore]
-    breakdown: dict[str, dict[str, GroupScore]]  # tag -> "<variant>/<value>" -> score
+    conditions: dict[str, GroupScore]
+    breakdown: dict[str, dict[str, GroupScore]]  # tag -> "<condition>/<value>" -> score
     overall: GroupScore  # the best of the conditions present
-    best_variant: str
+    best_condition: str
 
     def dimensions(self) -> dict[str, dict[str, GroupScore]]:
         return self.breakdown
 
     def extras(self) -> list[tuple[str, dict[str, str], float, int]]:
-        return [("best_of", {"variant": self.best_variant}, self.overall.accuracy, self.overall.items)]
+        return [("best_of", {"condition": self.best_condition}, self.overall.accuracy, self.overall.items)]
 
     def bootstrap_cells(self, tables: cells.Tables, items: cells.Items) -> dict[cells.CellKey, cells.Spec]:
         """Tag and cross-tag cells per prompt condition; overall: the better condition."""
@@ -53,16 +53,16 @@ class VisualPuzzlesReport:
     def to_dict(self) -> dict[str, object]:
         return {
             "overall": self.overall.to_dict(),
-            "best_variant": self.best_variant,
-            "variants": {k: v.to_dict() for k, v in self.variants.items()},
+            "best_condition": self.best_condition,
+            "conditions": {k: v.to_dict() for k, v in self.conditions.items()},
             "breakdown": {tag: {k: v.to_dict() for k, v in d.items()} for tag, d in self.breakdown.items()},
         }
 
 
 def build_report(rows: Iterable[RowResult]) -> VisualPuzzlesReport:
     rows = list(rows)
-    variants = subtest_scores(rows)
-    best = max(sorted(variants), key=lambda v: variants[v].accuracy)
+    conditions = subtest_scores(rows)
+    best = max(sorted(conditions), key=lambda c: conditions[c].accuracy)
     breakdown = {
         tag: dict(sorted(scores_by(rows, lambda r, t=tag: f"{r.subtest}/{r.tags[t]}" if t in r.tags else None).items()))
         for tag in TAGS
@@ -72,4 +72,6 @@ def build_report(rows: Iterable[RowResult]) -> VisualPuzzlesReport:
             rows, lambda r, a=a, b=b: f"{r.subtest}/{r.tags[a]}/{r.tags[b]}" if a in r.tags and b in r.tags else None
         )
         breakdown[name] = dict(sorted(cross.items()))
-    return VisualPuzzlesReport(variants=variants, breakdown=breakdown, overall=variants[best], best_variant=best)
+    return VisualPuzzlesReport(
+        conditions=conditions, breakdown=breakdown, overall=conditions[best], best_condition=best
+    )

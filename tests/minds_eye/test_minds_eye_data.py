@@ -465,7 +465,7 @@ def test_prompt_conditions(shared_root: Path) -> None:
         frames = set()
         for row in zip(*by_condition.values(), strict=True):
             s = dict(zip(prompt.CONDITIONS, row, strict=True))
-            assert len({x.id for x in row}) == 1 and all(s[c].metadata["variant"] == c for c in s)
+            assert len({x.id for x in row}) == 1 and all(s[c].metadata["condition"] == c for c in s)
             task, key = s["released"].subtest, s["released"].metadata["key"]
             question = released_question(raw[(task, key)])
             text = question.strip()
@@ -520,12 +520,12 @@ def test_generated_sets_take_every_condition() -> None:
         generated.samples(subtests=["PF"], seed=3, n=1, condition="COT")
 
 
-@pytest.mark.parametrize("variant", ["COT", "", "elim", "hints"])
-def test_unknown_condition_raises(shared_root: Path, variant: str) -> None:
+@pytest.mark.parametrize("condition", ["COT", "", "elim", "hints"])
+def test_unknown_condition_raises(shared_root: Path, condition: str) -> None:
     with pytest.raises(ValueError, match="condition"):
-        prompt.render("Which one? Reason step by step for answering.", BY_ID["VRA"], variant)
+        prompt.render("Which one? Reason step by step for answering.", BY_ID["VRA"], condition)
     with pytest.raises(ValueError, match="condition"):
-        benchmark.samples(condition=variant, local_path=shared_root)
+        benchmark.samples(condition=condition, local_path=shared_root)
 
 
 def test_duplicate_image_key_is_a_data_error(tmp_path: Path) -> None:

@@ -517,14 +517,14 @@ def test_round_trip_through_the_released_layout(tmp_path) -> None:
             index += len(item.rows)
             items[(subtest, k)] = item
     write_parquet(rows, tmp_path / "visfactor" / "test.parquet")
-    for variant in ("direct", "cot"):
-        samples = benchmark.samples(local_path=tmp_path, condition=variant)
+    for condition in ("direct", "cot"):
+        samples = benchmark.samples(local_path=tmp_path, condition=condition)
         assert len(samples) == len(rows) == 3 * (8 + 4 + 2)
         for sample, row in zip(samples, rows, strict=True):
             assert sample.answer == row["answer"] and sample.subtest == row["category_id"]
             assert list(sample.images) == row["image"]
             assert sorted(set(sample.image_order())) == list(range(len(sample.images)))
-            assert (COT_OUTPUT in sample.text()) == (variant == "cot")
+            assert (COT_OUTPUT in sample.text()) == (condition == "cot")
             good = benchmark.score(
                 sample.metadata, sample.subtest, sample.item, sample.answer, benchmark.oracle_response(sample)
             )

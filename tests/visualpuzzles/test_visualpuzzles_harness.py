@@ -95,11 +95,11 @@ def test_evalscope_local_path_best_of(tmp_path: Path, visualpuzzles_root: Path, 
         ): m
         for m in report["metrics"]
     }
-    per_variant = {
+    per_condition = {
         s["name"]: s["score"] for c in metrics[("accuracy", "mean", "{}")]["categories"] for s in c["subsets"]
     }
-    assert per_variant == pytest.approx({"direct": 16 / 20, "cot": 19 / 20}, abs=1e-4)
+    assert per_condition == pytest.approx({"direct": 16 / 20, "cot": 19 / 20}, abs=1e-4)
     assert metrics[("accuracy", "max", json.dumps({"scope": "prompt_conditions"}))]["score"] == pytest.approx(
         19 / 20, abs=1e-4
     )
-    assert metrics[("best_of", "mean", json.dumps({"variant": "cot"}))]["score"] == pytest.approx(19 / 20, abs=1e-4)
+    assert metrics[("best_of", "mean", json.dumps({"condition": "cot"}))]["score"] == pytest.approx(19 / 20, abs=1e-4)

@@ -334,7 +334,7 @@ def _puzzle(options: tuple[str, ...] | None, question: str = "Which shape comes 
 
 
 @pytest.mark.parametrize(
-    ("options", "variant", "expected"),
+    ("options", "condition", "expected"),
     [
         (
             ("a circle", "a square", "a star", "a cross"),
@@ -351,13 +351,13 @@ def _puzzle(options: tuple[str, ...] | None, question: str = "Which shape comes 
         (None, "cot", "Question: Which shape comes next?\n" + IMAGE_OPTIONS + "\n" + COT),
     ],
 )
-def test_render_is_the_papers_prompt(options: tuple[str, ...] | None, variant: str, expected: str) -> None:
-    assert benchmark.render(_puzzle(options), variant) == expected
-    assert benchmark.render(_puzzle(options, "  Which shape comes next?\n"), variant) == expected  # question stripped
-    sample = benchmark.sample_from_puzzle(_puzzle(options), variant)
+def test_render_is_the_papers_prompt(options: tuple[str, ...] | None, condition: str, expected: str) -> None:
+    assert benchmark.render(_puzzle(options), condition) == expected
+    assert benchmark.render(_puzzle(options, "  Which shape comes next?\n"), condition) == expected  # question stripped
+    sample = benchmark.sample_from_puzzle(_puzzle(options), condition)
     assert sample.prompt == (("image", 0), ("text", expected))  # image first, then text
     assert [k for k, _ in sample.parts()] == ["image", "text"]
-    assert sample.images == (_puzzle(None).image,) and sample.answer == "C" and sample.subtest == variant
+    assert sample.images == (_puzzle(None).image,) and sample.answer == "C" and sample.subtest == condition
     assert sample.metadata["option_type"] == ("image" if options is None else "text")
     assert sample.metadata["options"] == (list(options) if options else None)
 
@@ -398,11 +398,11 @@ def test_unknown_condition_raises(tmp_path: Path, subtests: list[str]) -> None:
         benchmark.samples(subtests=subtests, local_path=root)
 
 
-@pytest.mark.parametrize("variant", ["bogus", "COT"])
-def test_unknown_variant_keyword_raises(tmp_path: Path, variant: str) -> None:
+@pytest.mark.parametrize("condition", ["bogus", "COT"])
+def test_unknown_condition_keyword_raises(tmp_path: Path, condition: str) -> None:
     root = write_parquet(tmp_path, n=2)
     with pytest.raises(ValueError):
-        benchmark.samples(condition=variant, local_path=root)
+        benchmark.samples(condition=condition, local_path=root)
 
 
 # ----------------------------------------------------------------------------- extraction
@@ -558,8 +558,8 @@ def _meta(item: str) -> dict[str, Any]:
 
 def _rows(responses: dict[str, dict[str, str]]) -> list[RowResult]:
     return [
-        benchmark.score(_meta(item), variant, item, PUZZLES[item][3], response)
-        for variant, by_item in responses.items()
+        benchmark.score(_meta(item), condition, item, PUZZLES[item][3], response)
+        for condition, by_item in responses.items()
         for item, response in by_item.items()
     ]
 
@@ -608,9 +608,9 @@ def test_report_hand_computed_direct_beats_cot() -> None:
         }
     )
     report = build_report(rows)
-    assert report.variants == {"direct": _gs(0.75, 4), "cot": _gs(0.5, 4, unparsed=1, failed=1)}
-    assert report.best_variant == "direct" and report.overall == _gs(0.75, 4)
-    assert report.extras() == [("best_of", {"variant": "direct"}, 0.75, 4)]
+    assert report.conditions == {"direct": _gs(0.75, 4), "cot": _gs(0.5, 4, unparsed=1, failed=1)}
+    assert report.best_condition == "direct" and report.overall == _gs(0.75, 4)
+    assert report.extras() == [("best_of", {"condition": "direct"}, 0.75, 4)]
     assert report.breakdown["category"] == {
         "cot/algorithmic": _gs(0.5, 2, unparsed=1),
         "cot/spatial": _gs(0.5, 2, failed=1),
@@ -633,8 +633,8 @@ def test_report_hand_computed_direct_beats_cot() -> None:
     }
     assert report.dimensions() is report.breakdown
     d = report.to_dict()
-    assert d["best_variant"] == "direct" and d["overall"]["accuracy"] == 0.75
-    assert d["variants"]["cot"]["failed_requests"] == 1 and d["variants"]["cot"]["unparsed_rows"] == 1
+    assert d["best_condition"] == "direct" and d["overall"]["accuracy"] == 0.75
+    assert d["conditions"]["cot"]["failed_requests"] == 1 and d["conditions"]["cot"]["unparsed_rows"] == 1
     assert d["breakdown"]["category"]["cot/spatial"]["accuracy"] == 0.5
     json.dumps(d)
 
@@ -647,14 +647,14 @@ def test_report_cot_beats_direct() -> None:
         }
     )
     report = build_report(rows)
-    assert report.best_variant == "cot" and report.overall == _gs(0.75, 4)
-    assert report.variants["direct"] == _gs(0.25, 4, unparsed=1, failed=1)
-    assert report.extras() == [("best_of", {"variant": "cot"}, 0.75, 4)]
+    assert report.best_condition == "cot" and report.overall == _gs(0.75, 4)
+    assert report.conditions["direct"] == _gs(0.25, 4, unparsed=1, failed=1)
+    assert report.extras() == [("best_of", {"condition": "cot"}, 0.75, 4)]
 
 
 def test_report_single_condition() -> None:
     report = build_report(_rows({"cot": {"p1": "Answer: A", "p2": "Answer: C", "p3": "x", "p4": "Answer: D"}}))
-    assert report.best_variant == "cot" and report.overall == _gs(0.5, 4, unparsed=1)
+    assert report.best_condition == "cot" and report.overall == _gs(0.5, 4, unparsed=1)
     assert set(report.breakdown["category"]) == {"cot/algorithmic", "cot/spatial"}
 
 
@@ -675,8 +675,8 @@ def test_oracle_scores_100_for_both_conditions(fixture_samples: list) -> None:
     responses = [benchmark.oracle_response(s) for s in fixture_samples]
     assert responses == [baselines.oracle(s) for s in fixture_samples]
     report = build_report(_score_all(fixture_samples, responses))
-    assert set(report.variants) == {"direct", "cot"}
-    for score in report.variants.values():
+    assert set(report.conditions) == {"direct", "cot"}
+    for score in report.conditions.values():
         assert score == _gs(1.0, 20)
     for tag in ("category", "difficulty", "option_type"):
         assert all(s.accuracy == 1.0 for s in report.breakdown[tag].values())
