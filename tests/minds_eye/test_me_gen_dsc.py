@@ -19,6 +19,7 @@ import random
 
 import numpy as np
 import pytest
+from helpers.plans import PlanSweep, answer_index
 from PIL import Image
 
 from cogvis_tasks.minds_eye.generators import base, dsc, verify_dsc
@@ -38,30 +39,17 @@ RENDERED = 8  # full items (drawing, PNG, record) per config checked against the
 SEED = 2026
 
 
-_PLANNED: dict[str, list[tuple[dict, list[str]]]] = {}
-
-
-def _plans(name: str, n: int | None = None) -> tuple[tuple[dict, list[str]], ...]:
-    """The first ``n`` plans of a config (default: its whole sweep), each made once; a test that needs a prefix does
-    not pay for the sweep (a plan depends on its index only)."""
-    n = (PER_PRESET if name in dsc.PRESETS else PER_CUSTOM) if n is None else n
-    done = _PLANNED.setdefault(name, [])
-    done.extend(dsc.plan(SEED, index, CONFIGS[name]) for index in range(len(done), n))
-    return tuple(done[:n])
+_plans = PlanSweep(dsc.plan, CONFIGS, SEED, {n: PER_PRESET if n in dsc.PRESETS else PER_CUSTOM for n in CONFIGS})
 
 
 def _pixels(item: base.GeneratedItem) -> np.ndarray:
     return np.asarray(Image.open(io.BytesIO(item.image)).convert("RGB"), dtype=int)
 
 
-def _answer(option_types: list[str]) -> int:
-    return option_types.index(base.CORRECT)
-
-
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_verifier_agrees_on_every_item(name: str) -> None:
     for index, (scene, option_types) in enumerate(_plans(name)):
-        assert verify_dsc.solve_scene(scene) == _answer(option_types), (name, index)
+        assert verify_dsc.solve_scene(scene) == answer_index(option_types), (name, index)
         assert option_types.count(base.CORRECT) == 1
         assert set(option_types) - {base.CORRECT} <= set(dsc.DISTRACTOR_TYPES), option_types
 
@@ -174,7 +162,7 @@ def test_options_are_distinct_and_only_the_answer_is_t1() -> None:
             for i in range(4):
                 for j in range(i + 1, 4):
                     assert dsc.frame_gap(names, options[i], options[j]) >= dsc.MIN_GAP, (name, index, i, j)
-            correct = options[_answer(option_types)]
+            correct = options[answer_index(option_types)]
             assert (
                 dsc.frame_gap(names, correct, scene["frames"][-1]["poses"]) >= dsc.MIN_GAP
             )  # the answer is not the last frame
@@ -302,7 +290,7 @@ def test_no_answer_cue_from_option_similarity_ink_change_or_the_start_frame(name
     hits |= dict.fromkeys(("least change (pose sum)", "least change (pose max)", "least change (pixels)"), 0.0)
     ranks = [0, 0, 0, 0]
     for scene, option_types in plans:
-        answer = _answer(option_types)
+        answer = answer_index(option_types)
         names = [s["name"] for s in scene["shapes"]]
         options = [o["poses"] for o in scene["options"]]
         last, first = scene["frames"][-1]["poses"], scene["frames"][0]["poses"]

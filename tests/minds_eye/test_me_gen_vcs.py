@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import collections
 import copy
-import functools
 import io
 
 import numpy as np
 import pytest
+from helpers.plans import PlanSweep, answer_index
 from PIL import Image
 
 from cogvis_tasks.minds_eye.generators import base, vcs, verify_vcs
@@ -30,21 +30,14 @@ PER_PRESET, PER_CUSTOM = 300, 100  # 1,100 verified scenes (plan + verify ~10 ms
 SEED = 2026
 
 
-@functools.cache
-def _plans(name: str) -> tuple[tuple[dict, list[str], dict], ...]:
-    count = PER_PRESET if name in vcs.PRESETS else PER_CUSTOM
-    return tuple(vcs.plan(SEED, index, CONFIGS[name]) for index in range(count))
-
-
-def _answer(option_types: list[str]) -> int:
-    return option_types.index(base.CORRECT)
+_plans = PlanSweep(vcs.plan, CONFIGS, SEED, {n: PER_PRESET if n in vcs.PRESETS else PER_CUSTOM for n in CONFIGS})
 
 
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_verifier_agrees_on_every_item(name: str) -> None:
     concepts = collections.Counter()
     for index, (scene, option_types, _) in enumerate(_plans(name)):
-        assert verify_vcs.solve_scene(scene) == _answer(option_types), (name, index, scene["concept"])
+        assert verify_vcs.solve_scene(scene) == answer_index(option_types), (name, index, scene["concept"])
         assert set(option_types) - {base.CORRECT} <= set(vcs.DISTRACTOR_TYPES), option_types
         concepts[scene["concept"]] += 1
     assert set(concepts) == set(CONFIGS[name].concepts)  # every concept of the config occurs
@@ -53,7 +46,7 @@ def test_verifier_agrees_on_every_item(name: str) -> None:
 def test_verifier_rejects_scenes_without_a_single_violation() -> None:
     for name in ("easy", "medium", "hard"):
         for scene, option_types, _ in _plans(name)[:30]:
-            answer = _answer(option_types)
+            answer = answer_index(option_types)
             other = (answer + 1) % 6
             two = copy.deepcopy(scene)
             two["figures"][other] = copy.deepcopy(scene["figures"][answer])
@@ -143,7 +136,7 @@ def test_presets_follow_their_structure() -> None:
     assert set(vcs.PRESETS["hard"].concepts) == {"symmetry", "topology", "word_symmetry"}
     for name, cfg in vcs.PRESETS.items():
         for scene, option_types, extra in _plans(name):
-            params, answer = scene["params"], _answer(option_types)
+            params, answer = scene["params"], answer_index(option_types)
             assert params["concept"] == scene["concept"] in cfg.concepts and params["deviation"] == cfg.deviation
             assert extra == {
                 "concept": f"Figure in option {'abcdef'[answer]} violates the concept of {vcs.NAMES[scene['concept']]}"
@@ -209,7 +202,8 @@ def test_generated_items_draw_their_scene(name: str) -> None:
         scene, option_types, extra = _plans(name)[index]
         assert item.record["scene"] == scene and item.record["option_types"] == option_types
         assert (
-            item.record["concept"] == extra["concept"] and item.record["violation"] == "abcdef"[_answer(option_types)]
+            item.record["concept"] == extra["concept"]
+            and item.record["violation"] == "abcdef"[answer_index(option_types)]
         )
         assert item.record["difficulty"] == (name if name in vcs.PRESETS else "custom")
         rgb = np.asarray(Image.open(io.BytesIO(item.image)).convert("RGB"), dtype=int)
@@ -254,7 +248,7 @@ def test_ink_does_not_point_at_the_answer() -> None:
         hits = {"most": 0, "least": 0, "odd": 0}
         for scene, option_types, _ in plans:
             ink = np.array([_ink(f) for f in scene["figures"]])
-            answer = _answer(option_types)
+            answer = answer_index(option_types)
             hits["most"] += int(np.argmax(ink)) == answer
             hits["least"] += int(np.argmin(ink)) == answer
             hits["odd"] += int(np.argmax(np.abs(ink - np.median(ink)))) == answer
@@ -287,13 +281,13 @@ def test_thin_strokes_do_not_point_at_the_answer() -> None:
             _edge_share(rgb, box, fig["elements"][0]["colour"])
             for fig, box in zip(scene["figures"], scene["option_boxes"], strict=True)
         ]
-        hits += int(np.argmin(shares)) == _answer(item.record["option_types"])
+        hits += int(np.argmin(shares)) == answer_index(item.record["option_types"])
     assert hits / n < 0.3, hits
 
 
 def _concept_plans(concept: str) -> list[tuple[dict, int]]:
     """(scene, answer) of every stored plan of one concept, over the presets and custom configs."""
-    return [(s, _answer(t)) for name in CONFIGS for s, t, _ in _plans(name) if s["concept"] == concept]
+    return [(s, answer_index(t)) for name in CONFIGS for s, t, _ in _plans(name) if s["concept"] == concept]
 
 
 def test_broken_rows_keep_the_aligned_extent() -> None:

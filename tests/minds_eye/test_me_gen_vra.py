@@ -11,12 +11,12 @@ proxy are checked. Bulk checks use :func:`vra.plan` (the scene without drawing).
 from __future__ import annotations
 
 import copy
-import functools
 import io
 import math
 
 import numpy as np
 import pytest
+from helpers.plans import PlanSweep, answer_index
 from PIL import Image, ImageDraw
 
 from cogvis_tasks.minds_eye.generators import base, verify_vra, vra
@@ -31,20 +31,13 @@ ATTRIBUTE_CHECKED = 100  # per config: every figure's seven measured attributes 
 SEED = 2026
 
 
-@functools.cache
-def _plans(name: str) -> tuple[tuple[dict, list[str], dict], ...]:
-    count = PER_PRESET if name in vra.PRESETS else PER_CUSTOM
-    return tuple(vra.plan(SEED, index, CONFIGS[name]) for index in range(count))
-
-
-def _answer(option_types: list[str]) -> int:
-    return option_types.index(base.CORRECT)
+_plans = PlanSweep(vra.plan, CONFIGS, SEED, {n: PER_PRESET if n in vra.PRESETS else PER_CUSTOM for n in CONFIGS})
 
 
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_verifier_agrees_on_every_item(name: str) -> None:
     for index, (scene, option_types, _) in enumerate(_plans(name)):
-        assert verify_vra.solve_scene(scene) == _answer(option_types), (name, index)
+        assert verify_vra.solve_scene(scene) == answer_index(option_types), (name, index)
         assert option_types.count(base.CORRECT) == 1
         assert set(option_types) - {base.CORRECT} <= set(vra.DISTRACTOR_TYPES), option_types
 
@@ -64,9 +57,9 @@ def test_no_conforming_figure_stands_out(name: str) -> None:
         measured = [verify_vra.attributes(fig) for fig in scene["figures"]]
         for attr in vra.ATTRIBUTES:
             odd = verify_vra.single_odd_out([m[attr] for m in measured])
-            assert set(odd) <= {_answer(option_types)}, (name, index, attr)
+            assert set(odd) <= {answer_index(option_types)}, (name, index, attr)
         kinds = [fig["design"]["kind"] for fig in scene["figures"]]
-        assert set(verify_vra.single_odd_out(kinds)) <= {_answer(option_types)}
+        assert set(verify_vra.single_odd_out(kinds)) <= {answer_index(option_types)}
 
 
 def _kinds_showing(attributes: list[str], values: list) -> set[str]:
@@ -83,7 +76,7 @@ def test_unique_kind_picker_is_at_chance(name: str) -> None:
     own: that is the concept, checked to be the only case."""
     hits, count = 0.0, 0
     for scene, option_types, _ in _plans(name):
-        answer, params = _answer(option_types), scene["params"]
+        answer, params = answer_index(option_types), scene["params"]
         kinds = [fig["design"]["kind"] for fig in scene["figures"]]
         if not _kinds_showing(params["attributes"], params["conform"]) & _kinds_showing(
             params["attributes"], params["odd"]
@@ -103,7 +96,7 @@ def test_unique_kind_picker_is_at_chance(name: str) -> None:
 
 def test_verifier_rejects_scenes_without_a_single_odd_figure() -> None:
     for scene, option_types, _ in _plans("medium")[:40]:
-        answer = _answer(option_types)
+        answer = answer_index(option_types)
         other = (answer + 1) % 6
         two_odd = copy.deepcopy(scene)
         two_odd["figures"][other] = copy.deepcopy(scene["figures"][answer])
@@ -216,7 +209,9 @@ def test_generated_items_draw_their_scene(name: str) -> None:
         item = vra.generate(SEED, index, cfg)
         scene, option_types, extra = _plans(name)[index]
         assert item.record["scene"] == scene and item.record["option_types"] == option_types
-        assert item.record["reason"] == extra["reason"] and item.record["answer"] == "ABCDEF"[_answer(option_types)]
+        assert (
+            item.record["reason"] == extra["reason"] and item.record["answer"] == "ABCDEF"[answer_index(option_types)]
+        )
         assert item.record["difficulty"] == (name if name in vra.PRESETS else "custom")
         rgb = np.asarray(Image.open(io.BytesIO(item.image)).convert("RGB"), dtype=int)
         for fig, box in zip(scene["figures"], scene["option_boxes"], strict=True):
@@ -243,7 +238,7 @@ def test_ink_does_not_point_at_the_answer() -> None:
                     for f in scene["figures"]
                 ]
             )
-            answer = _answer(option_types)
+            answer = answer_index(option_types)
             hits["most"] += int(np.argmax(ink)) == answer
             hits["least"] += int(np.argmin(ink)) == answer
             hits["odd"] += int(np.argmax(np.abs(ink - np.median(ink)))) == answer
@@ -260,7 +255,7 @@ def test_conforming_figures_do_not_share_one_design() -> None:
     for name in ("easy", "medium"):
         same = 0
         for scene, option_types, _ in _plans(name):
-            answer = _answer(option_types)
+            answer = answer_index(option_types)
             designs = [fig["design"] for i, fig in enumerate(scene["figures"]) if i != answer]
             same += all(d == designs[0] for d in designs)
         assert same <= 0.1 * len(_plans(name)), (name, same)
@@ -274,7 +269,7 @@ def test_odd_figure_stands_out_only_in_its_concept() -> None:
     for name in vra.PRESETS:
         alone = 0
         for scene, option_types, _ in _plans(name):
-            params, answer = scene["params"], _answer(option_types)
+            params, answer = scene["params"], answer_index(option_types)
             labels = [vra.Spec(**fig["design"]).labels() for fig in scene["figures"]]
             pools = [
                 vra._matching(tuple(zip(params["attributes"], params[k], strict=True))) for k in ("conform", "odd")
