@@ -29,10 +29,15 @@ def test_warm_and_cold_starts_give_the_same_run(
 
 
 def test_a_warm_run_sees_its_own_environment_and_stops_at_its_timeout(tmp_path: Path, data_root: Path) -> None:
-    env = harness_env(tmp_path, data_root)
-    # No LMMS_EVAL_PLUGINS: the same preloaded interpreter serves this run, and lmms-eval does not know our tasks.
-    plain = run(_oracle_run(tmp_path / "plain"), env, tmp_path)
+    """One preloaded interpreter serves a run with the plugin variable and one without: only the first knows our
+    tasks (lmms-eval reads the variable when it is imported, which happens in each run, not at the preload)."""
+    with_plugin = harness_env(tmp_path, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
+    without = harness_env(tmp_path, data_root)
+    assert launcher.import_time_env(with_plugin) == launcher.import_time_env(without)  # the same interpreter
+    assert run(_oracle_run(tmp_path / "ours"), with_plugin, tmp_path).returncode == 0
+    assert lmms_results(tmp_path / "ours")["results"]["visfactor_s1"]["accuracy,none"] == 1.0
+    plain = run(_oracle_run(tmp_path / "plain"), without, tmp_path)
     assert "visfactor_cf1" in plain.stdout + plain.stderr
     assert not list((tmp_path / "plain").glob("**/*_results.json"))
     with pytest.raises(subprocess.TimeoutExpired):
-        launcher.run(BIN / "lmms-eval", ["--tasks", "list"], env, tmp_path, timeout=0.5)
+        launcher.run(BIN / "lmms-eval", ["--tasks", "list"], without, tmp_path, timeout=0.5)
