@@ -3,7 +3,9 @@
 Answers are re-derived by the independent verifiers over >= 1,000 items per
 generator (all presets plus custom configs); seeds, validation, rendering
 (the pixels match the stored scene) and the round trip through the released
-parquet layout are checked as well.
+parquet layout are checked as well. Checks that read only scenes and answers
+generate without the PNGs (``render=False``, otherwise the same item: checked
+below).
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ def test_verifier_agrees_on_every_item(subtest: str) -> None:
     checked, mismatches, answers = 0, [], []
     for name, cfg, n in configs:
         for index in range(n):
-            item = gen.generate(11, index, cfg)
+            item = gen.generate(11, index, cfg, render=False)
             gold = [row.answer for row in item.rows]
             if ver.solve(item) != gold:
                 mismatches.append((name, index))
@@ -83,6 +85,17 @@ def test_verifier_agrees_on_every_item(subtest: str) -> None:
         flat = [a for rows in answers for a in rows]
         assert set(flat) == {"T", "F"}
         assert 0.4 < flat.count("T") / len(flat) < 0.6
+
+
+@pytest.mark.parametrize("subtest", sorted(GENERATORS))
+def test_unrendered_items_equal_rendered_ones(subtest: str) -> None:
+    gen, _ = GENERATORS[subtest]
+    for cfg in [*gen.PRESETS.values(), *CUSTOM[subtest]]:
+        for index in range(2):
+            full, bare = gen.generate(11, index, cfg), gen.generate(11, index, cfg, render=False)
+            assert full.metadata == bare.metadata
+            assert [(r.question, r.answer) for r in full.rows] == [(r.question, r.answer) for r in bare.rows]
+            assert all(r.images for r in full.rows) and not any(r.images for r in bare.rows)
 
 
 def test_verifiers_reject_corrupted_scenes() -> None:
@@ -210,7 +223,7 @@ def test_s1_overlap_with_the_reference_says_nothing() -> None:
     for name in ("easy", "normal"):
         z, turned = [], []
         for index in range(100):
-            scene = s1.generate(21, index, s1.PRESETS[name]).metadata["scene"]
+            scene = s1.generate(21, index, s1.PRESETS[name], render=False).metadata["scene"]
             size = scene["image_size"]
             ref_img = Image.new("1", (64, 64), 0)
             ImageDraw.Draw(ref_img).polygon([(x * 64 / size, y * 64 / size) for x, y in scene["reference"]], fill=1)
@@ -226,7 +239,7 @@ def test_s1_overlap_with_the_reference_says_nothing() -> None:
 
 def test_ss3_routes_are_unique_and_pass_one_building() -> None:
     for index in range(30):
-        item = ss3.generate(4, index, ss3.PRESETS["hard"])
+        item = ss3.generate(4, index, ss3.PRESETS["hard"], render=False)
         scene = item.metadata["scene"]
         route = [tuple(v) for v in scene["route"]]
         steps = {tuple(sorted(map(tuple, pair))) for pair in itertools.pairwise(route)}
@@ -271,7 +284,7 @@ def test_ss3_route_blind_pickers_lost_their_edge() -> None:
     well (53-66%). Buildings are now laid out before the answer is drawn (ss3.layout); the bound of 30%
     leaves room for sampling noise at this size, and any return of the old design fails it by far."""
     for name, n in (("normal", 40), ("hard", 30)):
-        items = [ss3.generate(31, i, ss3.PRESETS[name]) for i in range(n)]
+        items = [ss3.generate(31, i, ss3.PRESETS[name], render=False) for i in range(n)]
         hits: dict[str, float] = {}
         for item in items:
             answer = int(item.rows[0].answer)
@@ -287,7 +300,7 @@ def test_ss3_every_corner_has_one_way_through() -> None:
     never at a corner, so the count of roadblocks at a corner depends only on where the corner is."""
     for name, n in (("normal", 20), ("hard", 10)):
         for index in range(n):
-            scene = ss3.generate(32, index, ss3.PRESETS[name]).metadata["scene"]
+            scene = ss3.generate(32, index, ss3.PRESETS[name], render=False).metadata["scene"]
             blocked = {tuple(sorted(map(tuple, e))) for e in scene["blocked"]}
             route = [tuple(v) for v in scene["route"]]
             steps = {tuple(sorted(pair)) for pair in itertools.pairwise(route)}

@@ -63,19 +63,21 @@ def edge(a: tuple[int, int], b: tuple[int, int]) -> Edge:
     return (*a, *b) if a <= b else (*b, *a)  # type: ignore[return-value]
 
 
-def lattice_edges(g: int) -> list[Edge]:
-    return [
+@functools.lru_cache(maxsize=16)
+def lattice_edges(g: int) -> tuple[Edge, ...]:
+    return tuple(
         (r, c, r + dr, c + dc)
         for r in range(g)
         for c in range(g)
         for dr, dc in STEPS
         if 0 <= r + dr < g and 0 <= c + dc < g
-    ]
+    )
 
 
-def neighbours(p: tuple[int, int], g: int) -> list[tuple[int, int]]:
+@functools.lru_cache(maxsize=4096)
+def neighbours(p: tuple[int, int], g: int) -> tuple[tuple[int, int], ...]:
     out = [(p[0] + dr, p[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
-    return [q for q in out if 0 <= q[0] < g and 0 <= q[1] < g]
+    return tuple(q for q in out if 0 <= q[0] < g and 0 <= q[1] < g)
 
 
 def crosses(e: Edge, edges) -> bool:
@@ -172,32 +174,36 @@ def _base(rng: random.Random, config: Config, figure: set[Edge], banned: Edge) -
     return figure | spanning_edges(rng, config.grid, figure, {banned})
 
 
-def _junctions(edges) -> tuple[int, ...]:
-    """The angles (in eighths of a turn) between every two edges that meet at a dot: where lines overlap."""
+def _meeting(e: Edge, f: Edge) -> list[int]:
+    """The angles (in eighths of a turn) between two edges at each dot they share: where lines overlap."""
     out = []
-    for i, e in enumerate(edges):
-        for f in edges[i + 1 :]:
-            shared = {e[:2], e[2:]} & {f[:2], f[2:]}
-            for p in shared:
-                u = [q - r for q, r in zip(e[2:] if e[:2] == p else e[:2], p, strict=True)]
-                v = [q - r for q, r in zip(f[2:] if f[:2] == p else f[:2], p, strict=True)]
-                turn = abs(math.atan2(u[0] * v[1] - u[1] * v[0], u[0] * v[0] + u[1] * v[1]))
-                out.append(round(turn / (math.pi / 4)))
-    return tuple(sorted(out))
+    for p in {e[:2], e[2:]} & {f[:2], f[2:]}:
+        u = [q - r for q, r in zip(e[2:] if e[:2] == p else e[:2], p, strict=True)]
+        v = [q - r for q, r in zip(f[2:] if f[:2] == p else f[:2], p, strict=True)]
+        turn = abs(math.atan2(u[0] * v[1] - u[1] * v[0], u[0] * v[0] + u[1] * v[1]))
+        out.append(round(turn / (math.pi / 4)))
+    return out
+
+
+def _junctions(edges) -> tuple[int, ...]:
+    """The angles between every two edges that meet at a dot, sorted."""
+    return tuple(sorted(a for i, e in enumerate(edges) for f in edges[i + 1 :] for a in _meeting(e, f)))
 
 
 def decoys(config: Config, model: list[Edge], gone: Edge) -> list[Edge]:
     """Edges that can stand in for ``gone`` in the near misses: of its class, and the model with ``gone``
     swapped for one of them is still a connected figure with no crossing diagonals and the same angles
-    where its lines meet (drawn alike, so no pixel statistic tells it from the model)."""
+    where its lines meet (drawn alike, so no pixel statistic tells it from the model). The angles among the
+    kept edges are the same for every candidate: only those at the candidate are measured for each."""
     g, rest = config.grid, [e for e in model if e != gone]
     want, cls = _junctions(model), edge_class(gone, g)
+    kept = list(_junctions(rest))
     out = []
     for x in lattice_edges(g):
         if x in model or edge_class(x, g) != cls or crosses(x, rest):
             continue
         figure = sorted([*rest, x])
-        if _junctions(figure) == want and _connected(figure):
+        if tuple(sorted(kept + [a for f in rest for a in _meeting(x, f)])) == want and _connected(figure):
             out.append(x)
     return out
 

@@ -143,7 +143,7 @@ MASK_SIZE = 64  # pixels of the masks the overlap is measured on
 DEFAULT_ITEMS = base.released_items(ID)
 
 
-def render(pts: list[Point], size: int) -> Image.Image:
+def _draw(pts: list[Point], size: int) -> Image.Image:
     k = SUPERSAMPLE
     img = Image.new("L", (size * k, size * k), 255)
     draw = ImageDraw.Draw(img)
@@ -153,24 +153,34 @@ def render(pts: list[Point], size: int) -> Image.Image:
     return img.reduce(k)  # box-filter downsampling: antialiased edges
 
 
-def _mask(pts: list[Point]) -> np.ndarray:
-    img = Image.new("1", (MASK_SIZE, MASK_SIZE), 0)
-    ImageDraw.Draw(img).polygon(pts, fill=1)
-    return np.asarray(img, dtype=bool)
+class _Masks:
+    """Polygons' pixels on a MASK_SIZE square, each as the bits of one integer (the packed bytes of a 1-bit
+    image), drawn on one reused canvas: intersections and unions are then ``&`` and ``|`` and their sizes
+    ``bit_count``, without a new image and numpy array for each of an item's 346 masks."""
+
+    def __init__(self) -> None:
+        self.img = Image.new("1", (MASK_SIZE, MASK_SIZE), 0)
+        self.draw = ImageDraw.Draw(self.img)
+
+    def __call__(self, pts: list[Point]) -> int:
+        self.img.paste(0, (0, 0, MASK_SIZE, MASK_SIZE))
+        self.draw.polygon(pts, fill=1)
+        return int.from_bytes(self.img.tobytes(), "big")
 
 
 def overlap_classes(card: list[Point], ref_angle: float, config: Config) -> dict[int, dict[bool, list[float]]]:
     """Per overlap class (IoU // OVERLAP_BIN) the tabulated turns of each kind (False: turned, True: flipped),
     only for classes both kinds reach."""
-    ref = _mask(place(card, ref_angle, False, MASK_SIZE))
+    mask = _Masks()
+    ref = mask(place(card, ref_angle, False, MASK_SIZE))
     classes: dict[int, dict[bool, list[float]]] = {}
     for k in range(round(360 / OVERLAP_STEP_DEG)):
         turn = k * OVERLAP_STEP_DEG
         for mirrored in (False, True):
             if not mirrored and not config.min_rotation_deg <= turn <= 360 - config.min_rotation_deg:
                 continue
-            view = _mask(place(card, ref_angle + turn, mirrored, MASK_SIZE))
-            iou = (view & ref).sum() / max(1, (view | ref).sum())
+            view = mask(place(card, ref_angle + turn, mirrored, MASK_SIZE))
+            iou = np.int64((view & ref).bit_count()) / max(1, (view | ref).bit_count())  # float64, as ever
             classes.setdefault(int(iou // OVERLAP_BIN), {False: [], True: []})[mirrored].append(turn)
     return {c: kinds for c, kinds in sorted(classes.items()) if kinds[False] and kinds[True]}
 
@@ -187,7 +197,8 @@ def _view_turn(
     return turn % 360
 
 
-def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
+def generate(seed: int, index: int, config: Config, *, render: bool = True) -> base.GeneratedItem:
+    """Item ``index`` of ``seed``. ``render=False`` skips the PNGs (same scene and answers; for mass checks)."""
     rng = base.item_rng(seed, ID, index, config)
     card = random_card(rng, config)
     size = config.image_size
@@ -201,9 +212,11 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         pts = place(card, ref_angle + turn, mirrored, size)
         shift = rng.randrange(len(pts))  # the stored vertex order starts anywhere
         views.append({"mirrored": mirrored, "turn_deg": round(turn, 3), "vertices": pts[shift:] + pts[:shift]})
-    ref_png = base.png(render(reference, size))
+    ref_png = base.png(_draw(reference, size)) if render else b""
     rows = tuple(
-        base.Row(QUESTION, (ref_png, base.png(render(v["vertices"], size))), "F" if v["mirrored"] else "T")
+        base.Row(
+            QUESTION, (ref_png, base.png(_draw(v["vertices"], size))) if render else (), "F" if v["mirrored"] else "T"
+        )
         for v in views
     )
     scene = {

@@ -223,7 +223,7 @@ def _project(p: tuple[float, float, float], size: int) -> tuple[float, float]:
     )
 
 
-def render(shown: dict[str, tuple[str, Vec]], size: int) -> Image.Image:
+def _draw(shown: dict[str, tuple[str, Vec]], size: int) -> Image.Image:
     ss = SUPERSAMPLE
     img = Image.new("L", (size * ss, size * ss), 255)
     draw = ImageDraw.Draw(img)
@@ -252,7 +252,8 @@ def _scene_view(shown: dict[str, tuple[str, Vec]]) -> dict:
     return {face: {"symbol": s, "up": list(u)} for face, (s, u) in shown.items()}
 
 
-def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
+def generate(seed: int, index: int, config: Config, *, render: bool = True) -> base.GeneratedItem:
+    """Item ``index`` of ``seed``. ``render=False`` skips the PNGs (same scene and answers; for mass checks)."""
     rng = base.item_rng(seed, ID, index, config)
     pool = [s for s in SYMBOLS if SYMBOLS[s]["order"] in config.symmetry_orders]
     same = rng.random() < config.same_prob
@@ -270,13 +271,15 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
             break
     else:
         raise RuntimeError(f"no {'same' if same else 'different'} pair found for {config}")
-    img_a, img_b = base.png(render(a, config.image_size)), base.png(render(b, config.image_size))
+    ab: tuple[bytes, ...] = ()
+    if render:
+        ab = (base.png(_draw(a, config.image_size)), base.png(_draw(b, config.image_size)))
     yes, no = ("T", "F") if same else ("F", "T")
     rows = (
-        base.Row(QUESTION_SAME, (img_a, img_b), yes),
-        base.Row(QUESTION_SAME, (img_b, img_a), yes),
-        base.Row(QUESTION_DIFFERENT, (img_a, img_b), no),
-        base.Row(QUESTION_DIFFERENT, (img_b, img_a), no),
+        base.Row(QUESTION_SAME, ab, yes),
+        base.Row(QUESTION_SAME, ab[::-1], yes),
+        base.Row(QUESTION_DIFFERENT, ab, no),
+        base.Row(QUESTION_DIFFERENT, ab[::-1], no),
     )
     scene = {
         "faces": {f: list(n) for f, n in FACES.items()},

@@ -27,7 +27,6 @@ from __future__ import annotations
 import functools
 import itertools
 import random
-from collections import deque
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw, ImageFont
@@ -82,15 +81,30 @@ def bordering(cell: Vertex, corner: Vertex) -> tuple[Edge, Edge]:
     return edge(corner, other_x), edge(corner, other_y)
 
 
+class Streets(dict[Vertex, tuple[tuple[Vertex, Edge], ...]]):
+    """Per crossing, its neighbours with the segment to each; also the same graph over integer ids (crossings
+    and segments numbered in order), which :func:`search` walks: hashing ints is several times cheaper than
+    hashing the nested tuples, and searches are most of the generator's time."""
+
+    def __init__(self, edges: tuple[Edge, ...], nbrs: dict[Vertex, tuple[tuple[Vertex, Edge], ...]]) -> None:
+        super().__init__(nbrs)
+        self.vertices: tuple[Vertex, ...] = tuple(nbrs)
+        self.vertex_id: dict[Vertex, int] = {v: i for i, v in enumerate(self.vertices)}
+        self.edge_id: dict[Edge, int] = {e: i for i, e in enumerate(edges)}
+        self.adjacency: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+            tuple((self.vertex_id[w], self.edge_id[e]) for w, e in nbrs[v]) for v in self.vertices
+        )
+
+
 @functools.lru_cache(maxsize=16)
-def lattice(rows: int, cols: int) -> tuple[tuple[Edge, ...], dict[Vertex, tuple[tuple[Vertex, Edge], ...]]]:
+def lattice(rows: int, cols: int) -> tuple[tuple[Edge, ...], Streets]:
     """The street segments and, per crossing, its neighbours with the segment to each."""
     edges = tuple(all_edges(rows, cols))
     nbrs: dict[Vertex, list[tuple[Vertex, Edge]]] = {(x, y): [] for x in range(cols + 1) for y in range(rows + 1)}
     for a, b in edges:
         nbrs[a].append((b, (a, b)))
         nbrs[b].append((a, (a, b)))
-    return edges, {v: tuple(n) for v, n in nbrs.items()}
+    return edges, Streets(edges, {v: tuple(n) for v, n in nbrs.items()})
 
 
 def turns(path: list[Vertex]) -> int:
@@ -132,39 +146,90 @@ CANDIDATES = 0.6  # least share of the buildings that must have a route of their
 ITEM_TRIES = 400  # maps tried for one item
 DEFAULT_ITEMS = base.released_items(ID)
 
-Streets = dict[Vertex, tuple[tuple[Vertex, Edge], ...]]
+
+def search(nbrs: Streets, closed: set[Edge], source: Vertex) -> tuple[dict[Vertex, int], dict[Vertex, int]]:
+    """Breadth-first distances from ``source`` and exact shortest-route counts over the segments not
+    ``closed``. Both maps list the crossings in the order they are reached; the search runs layer by layer
+    over integer ids."""
+    edge_id = nbrs.edge_id
+    is_open = bytearray(b"\x01") * len(edge_id)
+    for e in closed:
+        is_open[edge_id[e]] = 0
+    vertex_id, adjacency = nbrs.vertex_id, nbrs.adjacency
+    dist = [-1] * len(adjacency)
+    count = [0] * len(adjacency)
+    s = vertex_id[source]
+    dist[s], count[s] = 0, 1
+    reached, layer, d = [s], [s], 0
+    while layer:
+        d += 1
+        following = []
+        for v in layer:
+            ways = count[v]
+            for w, e in adjacency[v]:
+                if is_open[e]:
+                    seen = dist[w]
+                    if seen == -1:
+                        dist[w], count[w] = d, ways
+                        following.append(w)
+                    elif seen == d:
+                        count[w] += ways
+        reached += following
+        layer = following
+    vertices = nbrs.vertices
+    return {vertices[i]: dist[i] for i in reached}, {vertices[i]: count[i] for i in reached}
 
 
-def search(
-    nbrs: Streets,
-    closed: set[Edge],
-    source: Vertex,
-    avoid: frozenset[Vertex] | set[Vertex] = frozenset(),
-    only: set[Edge] | None = None,
-) -> tuple[dict[Vertex, int], dict[Vertex, int]]:
-    """Breadth-first distances from ``source`` and exact shortest-route counts over open segments (those in
-    ``only`` if given, else those not ``closed``), never entering ``avoid``."""
-    dist, count = {source: 0}, {source: 1}
-    queue = deque([source])
-    while queue:
-        v = queue.popleft()
-        d = dist[v] + 1
-        for w, e in nbrs[v]:
-            if w in avoid or (e not in only if only is not None else e in closed):
-                continue
-            if w not in dist:
-                dist[w], count[w] = d, count[v]
-                queue.append(w)
-            elif dist[w] == d:
-                count[w] += count[v]
-    return dist, count
+def distances(
+    nbrs: Streets, closed: set[Edge], source: Vertex, avoid: frozenset[Vertex] | set[Vertex] = frozenset()
+) -> dict[Vertex, int]:
+    """The distances of :func:`search` alone (most searches need no route counts), in the same order."""
+    edge_id, vertex_id, adjacency, vertices = nbrs.edge_id, nbrs.vertex_id, nbrs.adjacency, nbrs.vertices
+    is_open = bytearray(b"\x01") * len(edge_id)
+    for e in closed:
+        is_open[edge_id[e]] = 0
+    seen = bytearray(len(adjacency))
+    for v in avoid:
+        seen[vertex_id[v]] = 1  # never reached
+    s = vertex_id[source]
+    seen[s] = 1
+    dist, layer, d = {source: 0}, [s], 0
+    while layer:
+        d += 1
+        following = []
+        for v in layer:
+            for w, e in adjacency[v]:
+                if is_open[e] and not seen[w]:
+                    seen[w] = 1
+                    following.append(w)
+        for w in following:
+            dist[vertices[w]] = d
+        layer = following
+    return dist
 
 
-def only_route(nbrs: Streets, keep: set[Edge], start: Vertex, end: Vertex, length: int) -> bool:
+def only_route(keep: set[Edge], start: Vertex, end: Vertex, length: int) -> bool:
     """Whether one route of ``length`` segments over the streets ``keep``, and none shorter, leads from
-    ``start`` to ``end``."""
-    dist, count = search(nbrs, set(), start, only=keep)
-    return dist.get(end) == length and count[end] == 1
+    ``start`` to ``end``: a breadth-first count of shortest routes over those few streets alone, stopped at
+    ``length``."""
+    ways_to: dict[Vertex, list[Vertex]] = {}
+    for a, b in keep:
+        ways_to.setdefault(a, []).append(b)
+        ways_to.setdefault(b, []).append(a)
+    dist, count, layer = {start: 0}, {start: 1}, [start]
+    for d in range(1, length + 1):
+        following = []
+        for v in layer:
+            for w in ways_to.get(v, ()):
+                if w not in dist:
+                    dist[w], count[w] = d, count[v]
+                    following.append(w)
+                elif dist[w] == d:
+                    count[w] += count[v]
+        if end in dist:
+            return dist[end] == length and count[end] == 1
+        layer = following
+    return False
 
 
 def walk(
@@ -217,7 +282,7 @@ class Map:
         path's own streets plus the open streets at the corners carry no other route as short."""
         keep = {edge(u, w) for u, w in itertools.pairwise(path)}
         keep |= {e for e in self.corner_streets(nbrs) if e not in self.closed}
-        return only_route(nbrs, keep, self.start, self.end, self.length)
+        return only_route(keep, self.start, self.end, self.length)
 
 
 def close_alternatives(
@@ -281,13 +346,13 @@ def layout(rng: random.Random, config: Config) -> Map | None:
     edges, nbrs = lattice(config.rows, config.cols)
     length = abs(start[0] - end[0]) + abs(start[1] - end[1]) + 2 * rng.choice(DETOURS)
     plan = Map(start, end, length, set(rng.sample(edges, round(config.blocked_fraction * len(edges)))))
-    if search(nbrs, plan.closed, start)[0].get(end, length + 1) > length:
+    if distances(nbrs, plan.closed, start).get(end, length + 1) > length:
         return None
     misses, to_end = 0, None
     while len(plan.placed) < config.buildings and misses < PLACE_TRIES:
         misses += 1
         if to_end is None:  # distances to the end avoiding the buildings, redone when one is added
-            to_end = search(nbrs, plan.closed, end, {start, *plan.corners()})[0]
+            to_end = distances(nbrs, plan.closed, end, {start, *plan.corners()})
         used = {v for p in plan.paths if p for v in p}
         path = walk(rng, nbrs, plan.closed, to_end, start, length, used)
         if path is None or turns(path) < config.min_turns:
@@ -303,8 +368,8 @@ def layout(rng: random.Random, config: Config) -> Map | None:
         if options and _add(plan, nbrs, *rng.choice(options), path):
             misses, to_end = 0, None
     used = {v for p in plan.paths if p for v in p}
-    reach = search(nbrs, plan.closed, start)[0]
-    back = search(nbrs, plan.closed, end)[0]
+    reach = distances(nbrs, plan.closed, start)
+    back = distances(nbrs, plan.closed, end)
     region = [v for v in sorted(reach) if v in back and reach[v] + back[v] <= length and v not in (start, end)]
     rest = [v for v in sorted(nbrs) if v not in region and v not in (start, end)]
     rng.shuffle(region)
@@ -331,12 +396,15 @@ def layout(rng: random.Random, config: Config) -> Map | None:
 def route_past(rng: random.Random, config: Config, nbrs: Streets, plan: Map, k: int) -> list[Vertex] | None:
     """A random route of the plan's length through building ``k``'s corner along one of its streets, touching
     no other building, that roadblocks away from the corners can make the only shortest one (None if none
-    turns up in WALK_TRIES tries)."""
+    turns up in WALK_TRIES tries). The distances the walks follow are searched once per street and head and
+    only when a walk needs them (the tries often repeat a street)."""
     cell, corner = plan.placed[k]
     others = set(plan.corners()) - {corner}
-    from_start = search(nbrs, plan.closed, plan.start, others)[0]
-    to_end = search(nbrs, plan.closed, plan.end, others)[0]
+    from_start = distances(nbrs, plan.closed, plan.start, others)
+    to_end = distances(nbrs, plan.closed, plan.end, others)
     sides = [side for side in bordering(cell, corner) if side not in plan.closed]
+    to_a_by: dict[tuple[Vertex, Vertex], dict[Vertex, int]] = {}
+    to_b_by: dict[tuple[tuple[Vertex, ...], Vertex], dict[Vertex, int]] = {}
     for _ in range(WALK_TRIES if sides else 0):
         a, b = rng.choice(sides)
         if rng.random() < 0.5:
@@ -347,12 +415,19 @@ def route_past(rng: random.Random, config: Config, nbrs: Streets, plan: Map, k: 
         if high < low:
             continue
         first = 0 if a == plan.start else high if b == plan.end else rng.randrange(low, high + 1, 2)
-        to_a = search(nbrs, plan.closed, a, others | {b, plan.end, plan.start})[0]
-        head = walk(rng, nbrs, plan.closed, to_a, plan.start, first, set()) if first else [plan.start]
+        head = [plan.start]
+        if first:
+            if (a, b) not in to_a_by:
+                to_a_by[a, b] = distances(nbrs, plan.closed, a, others | {b, plan.end, plan.start})
+            head = walk(rng, nbrs, plan.closed, to_a_by[a, b], plan.start, first, set())
         if head is None or head[-1] != a:
             continue
-        to_b = search(nbrs, plan.closed, plan.end, others | set(head) | {b})[0]
-        tail = walk(rng, nbrs, plan.closed, to_b, b, plan.length - len(head), set()) if b != plan.end else [b]
+        tail = [b]
+        if b != plan.end:
+            key = (tuple(head), b)
+            if key not in to_b_by:
+                to_b_by[key] = distances(nbrs, plan.closed, plan.end, others | set(head) | {b})
+            tail = walk(rng, nbrs, plan.closed, to_b_by[key], b, plan.length - len(head), set())
         if tail is None:
             continue
         path = head + tail
@@ -413,7 +488,7 @@ def canvas_size(config: Config) -> tuple[int, int]:
     return ((config.cols * cell + 2 * margin) // SUPERSAMPLE, (config.rows * cell + 2 * margin) // SUPERSAMPLE)
 
 
-def render(config: Config, blocked: list[Edge], buildings: list[dict], names: dict[Vertex, str]) -> Image.Image:
+def _draw(config: Config, blocked: list[Edge], buildings: list[dict], names: dict[Vertex, str]) -> Image.Image:
     ss, cell = SUPERSAMPLE, config.cell_px * SUPERSAMPLE
     margin = round(0.9 * cell)
     width, height = canvas_size(config)
@@ -444,7 +519,8 @@ def render(config: Config, blocked: list[Edge], buildings: list[dict], names: di
     return img.reduce(ss)
 
 
-def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
+def generate(seed: int, index: int, config: Config, *, render: bool = True) -> base.GeneratedItem:
+    """Item ``index`` of ``seed``. ``render=False`` skips the PNGs (same scene and answers; for mass checks)."""
     rng = base.item_rng(seed, ID, index, config)
     for _ in range(ITEM_TRIES):
         plan = layout(rng, config)
@@ -468,10 +544,10 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     answer = numbers[k]
     start, end = plan.start, plan.end
     names = {v: label(k) for k, v in enumerate(perimeter(config.rows, config.cols))}
-    image = base.png(render(config, blocked, buildings, names))
+    images = (base.png(_draw(config, blocked, buildings, names)),) if render else ()
     ask = [(names[start], names[end]), (names[end], names[start])]
     rows = tuple(
-        base.Row(QUESTION.format(buildings=config.buildings, start=s, end=e), (image,), str(answer)) for s, e in ask
+        base.Row(QUESTION.format(buildings=config.buildings, start=s, end=e), images, str(answer)) for s, e in ask
     )
     scene = {
         "rows": config.rows,

@@ -15,22 +15,20 @@ from . import base
 
 
 def _fits(ref: np.ndarray, view: np.ndarray) -> set[int]:
-    """Determinants of the exact orthogonal fits view ~ Q @ ref over all vertex pairings."""
+    """Determinants of the exact orthogonal fits view ~ Q @ ref over all vertex pairings (all 2n pairings
+    solved as one stack of 2 x 2 problems)."""
     n = len(ref)
     if len(view) != n:
         return set()
     a = ref - ref.mean(axis=0)
     scale = float(np.abs(a).max())
-    found = set()
-    for order in (view, view[::-1]):
-        for shift in range(n):
-            b = np.roll(order, -shift, axis=0)
-            b = b - b.mean(axis=0)
-            u, _, vt = np.linalg.svd(b.T @ a)
-            q = u @ vt  # best orthogonal Q with b ~ a @ Q.T
-            if np.abs(a @ q.T - b).max() <= 1e-3 * scale:
-                found.add(round(float(np.linalg.det(q))))
-    return found
+    shift = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n  # row k: the order started at vertex k
+    b = np.concatenate([view[shift], view[::-1][shift]])  # every cyclic shift of both traversals
+    b = b - b.mean(axis=1, keepdims=True)
+    u, _, vt = np.linalg.svd(np.transpose(b, (0, 2, 1)) @ a)
+    q = u @ vt  # best orthogonal Q per pairing with b ~ a @ Q.T
+    exact = np.abs(a @ np.transpose(q, (0, 2, 1)) - b).max(axis=(1, 2)) <= 1e-3 * scale
+    return {round(float(d)) for d in np.linalg.det(q[exact])}
 
 
 def solve(item: base.GeneratedItem) -> list[str]:

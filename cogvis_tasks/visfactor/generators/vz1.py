@@ -282,18 +282,21 @@ def _render(poly: Poly, angle: int, scale: float, size: int, label: str) -> Imag
     return img.reduce(ss)  # 2x2 supersampling: antialiased edges
 
 
-def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
+def generate(seed: int, index: int, config: Config, *, render: bool = True) -> base.GeneratedItem:
+    """Item ``index`` of ``seed``. ``render=False`` skips the PNGs (same scene and answers; for mass checks)."""
     rng = base.item_rng(seed, ID, index, config)
     candidates, target, is_piece, n = _scene(rng, config)
     rotations = [_rotation(rng, config.rotation) for _ in candidates]
     size = config.image_size
     diameter = max(math.dist(p, q) for p in target for q in target) / DEN
     scale = min(32.0, (size - size // 9 - 24) / diameter)  # same scale for every image of the item
-    images = [base.png(_render(target, 0, scale, size, "Shape"))]
-    images += [
-        base.png(_render(c, r, scale, size, f"Piece {i + 1}"))
-        for i, (c, r) in enumerate(zip(candidates, rotations, strict=True))
-    ]
+    images = []
+    if render:
+        images = [base.png(_render(target, 0, scale, size, "Shape"))]
+        images += [
+            base.png(_render(c, r, scale, size, f"Piece {i + 1}"))
+            for i, (c, r) in enumerate(zip(candidates, rotations, strict=True))
+        ]
     pieces_text = "<br>".join(f"Piece {i}: <IMAGE_{i}>" for i in range(1, N_CANDIDATES + 1))
     rows = tuple(
         base.Row(

@@ -53,6 +53,7 @@ from __future__ import annotations
 import functools
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
@@ -126,14 +127,23 @@ def _kind_options(
     return tuple(options)
 
 
-def _random_fold(rng: random.Random, config: Config, sheet: frozenset[Tri]) -> tuple[Fold, frozenset[Tri]] | None:
-    kinds = list(config.fold_kinds)
-    rng.shuffle(kinds)
-    for kind in kinds:
-        options = _kind_options(config.grid, config.min_flap_cells, kind, sheet)
-        if options:
-            return rng.choice(options)
-    return None
+def _fold_picker(
+    config: Config, sheet: frozenset[Tri]
+) -> Callable[[random.Random], tuple[Fold, frozenset[Tri]] | None]:
+    """Draws a random fold of ``sheet`` (with the sheet after it): a kind in random order that allows one,
+    then one of its folds; None if no kind does. The options are looked up once per sheet: the foils draw
+    thousands of folds of one sheet."""
+    by_kind = {kind: _kind_options(config.grid, config.min_flap_cells, kind, sheet) for kind in config.fold_kinds}
+
+    def pick(rng: random.Random) -> tuple[Fold, frozenset[Tri]] | None:
+        kinds = list(config.fold_kinds)
+        rng.shuffle(kinds)
+        for kind in kinds:
+            if by_kind[kind]:
+                return rng.choice(by_kind[kind])
+        return None
+
+    return pick
 
 
 def _unfold(folds: list[Fold], grid: int, hole: tuple[int, int]) -> list[set[tuple[int, int]]] | None:
@@ -186,10 +196,11 @@ def _last_folds(
     for fold in folds[:-1]:
         sheet = _apply(fold, sheet)
     seen: dict[Fold, tuple[frozenset | None, int]] = {}
+    random_fold = _fold_picker(config, sheet)
 
     def draw() -> tuple[Fold, frozenset] | None:
         for _ in range(FOIL_TRIES):
-            step = _random_fold(rng, config, sheet)
+            step = random_fold(rng)
             if step is None:
                 return None
             if step[0] not in seen:
@@ -254,7 +265,7 @@ def _scene(rng: random.Random, config: Config) -> tuple[list[Fold], tuple[int, i
     for _ in range(500):
         sheet, folds = full, []
         for _ in range(rng.randint(config.folds_min, config.folds_max)):
-            step = _random_fold(rng, config, sheet)
+            step = _fold_picker(config, sheet)(rng)
             if step is None:
                 break
             folds.append(step[0])
@@ -364,12 +375,8 @@ def _panel(
     return img.reduce(SS)
 
 
-def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
-    rng = base.item_rng(seed, ID, index, config)
-    folds, centre, stages, options = _scene(rng, config)
-    full = frozenset(
-        (U * a + dx, U * b + dy) for a in range(config.grid) for b in range(config.grid) for dx, dy in _QUADRANTS
-    )
+def _strip(config: Config, folds: list[Fold], full: frozenset[Tri], centre: tuple[int, int]) -> bytes:
+    """The PNG of the folding panels side by side: one per fold, then the punch."""
     panels, sheet = [], full
     for i, fold in enumerate(folds):
         after = _apply(fold, sheet)
@@ -382,17 +389,27 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
         strip.paste(p, (i * size, 0))
     for i in range(1, len(panels)):
         ImageDraw.Draw(strip).line([(i * size, 8), (i * size, size - 8)], fill=170, width=1)
-    strip_png = base.png(strip)
+    return base.png(strip)
+
+
+def generate(seed: int, index: int, config: Config, *, render: bool = True) -> base.GeneratedItem:
+    """Item ``index`` of ``seed``. ``render=False`` skips the PNGs (same scene and answers; for mass checks)."""
+    rng = base.item_rng(seed, ID, index, config)
+    folds, centre, stages, options = _scene(rng, config)
+    full = frozenset(
+        (U * a + dx, U * b + dy) for a in range(config.grid) for b in range(config.grid) for dx, dy in _QUADRANTS
+    )
     truth = _cells(stages[-1])
-    option_pngs = [
-        base.png(_panel(config, "", full, hole=[(U * a + 3, U * b + 3) for a, b in sorted(o)])) for o in options
-    ]
+    images: list[tuple[bytes, ...]] = [() for _ in options]
+    if render:
+        strip_png = _strip(config, folds, full, centre)
+        images = [
+            (strip_png, base.png(_panel(config, "", full, hole=[(U * a + 3, U * b + 3) for a, b in sorted(o)])))
+            for o in options
+        ]
     n = len(folds)
     question = QUESTION.format(n=n, times="time" if n == 1 else "times") + OUTPUT
-    rows = tuple(
-        base.Row(question, (strip_png, png), "T" if o == truth else "F")
-        for png, o in zip(option_pngs, options, strict=True)
-    )
+    rows = tuple(base.Row(question, pngs, "T" if o == truth else "F") for pngs, o in zip(images, options, strict=True))
     scene = {
         "grid": config.grid,
         "folds": [
