@@ -83,13 +83,18 @@ Closed cues (audit, issue 14):
   one as small contrast means elsewhere: 900 hard items (seeds 1234 and 77) surface logistic 23.2 -> 21.1%,
   boosting 22.6 -> 19.2%, on the thin-broken items 44 -> 31% and 39 -> 20%; squarest box 57 -> 37%.
 
-What remains is the concept's own footprint: thinness is extent (the odd figure is the
-only thin or the only wide one, so aspect and bounding-box symmetry find it) and
-regularity is symmetry. Audit at 300 items (seed 1234): hard items whose broken
-attribute is thinness 98% (59 items), all other hard items 18.7% (CI 14.3-24.1, chance
-16.7); easy thin or regular items 40%, the others 18.8%; medium likewise 28% and 21%.
-The released task has the same, and it makes those items much easier than the others
-for a model that measures them.
+What remains is the concept's own footprint, which surface features rebuild from their
+parts: thinness is extent (aspect and fill, declared concept features, are width over
+height and ink over box area, and the learned pickers recombine width, height, box area,
+spread and ink into them), regularity is symmetry and roundness (ink and spread together
+find 40% of regular-concept medium items), and regions and crossings are strokes inside
+the outline (a figure with one more region or crossing has more ink for its spread: the
+odd one's ink/spread z-score within its item averages +2.5 to +7.8 where it has more, -1.3
+to -2.7 where it has fewer, over 900 hard items). Audit at 300 items (seed 1234), pickers on every
+feature: hard items whose broken attribute is thinness 66% (logistic; 75% before the
+elongation, 59 items), all other hard items 13.7-18.7% (chance 16.7); easy thin or
+regular items 40%, the others 18.8%. The released task has the same, and it makes those items
+much easier than the others for a model that measures them.
 """
 
 from __future__ import annotations
