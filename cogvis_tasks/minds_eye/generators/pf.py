@@ -57,6 +57,7 @@ import dataclasses
 import functools
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -206,11 +207,9 @@ class Line:
 def clip(poly: list[IntVec], line: Line, keep: int) -> list[IntVec]:
     """The part of a convex polygon where ``keep * line.value`` >= 0 (Sutherland-Hodgman, exact)."""
     out: list[IntVec] = []
-    values = [keep * line.value(p) for p in poly]
-    n = len(poly)
-    for i, p in enumerate(poly):
-        q = poly[(i + 1) % n]
-        vp, vq = values[i], values[(i + 1) % n]
+    s, (a, b), k = keep * line.side, line.d, FINE * line.c
+    values = [s * (a * p[1] - b * p[0] - k) for p in poly]  # keep * line.value(p), inlined
+    for p, q, vp, vq in zip(poly, poly[1:] + poly[:1], values, values[1:] + values[:1], strict=True):
         if vp >= 0:
             out.append(p)
         if (vp > 0 > vq) or (vp < 0 < vq):
@@ -222,18 +221,15 @@ def clip(poly: list[IntVec], line: Line, keep: int) -> list[IntVec]:
 
 def area2(poly: list[IntVec]) -> int:
     """Twice the signed area (fine lattice units)."""
-    n = len(poly)
-    if n < 3:
+    if len(poly) < 3:
         return 0
-    return sum(poly[i][0] * poly[(i + 1) % n][1] - poly[i][1] * poly[(i + 1) % n][0] for i in range(n))
+    return sum(p[0] * q[1] - p[1] * q[0] for p, q in zip(poly, poly[1:] + poly[:1], strict=True))
 
 
 def inside(poly: list[IntVec], p: IntVec) -> bool:
     """p in the closed convex counter-clockwise polygon."""
     px, py = p
-    n = len(poly)
-    for i in range(n):
-        (ax, ay), (bx, by) = poly[i], poly[(i + 1) % n]
+    for (ax, ay), (bx, by) in zip(poly, poly[1:] + poly[:1], strict=True):
         if (bx - ax) * (py - ay) - (by - ay) * (px - ax) < 0:
             return False
     return True
@@ -285,9 +281,20 @@ def segment_distance(p: tuple[float, float], a: tuple[float, float], b: tuple[fl
     return math.hypot(p[0] - a[0] - t * abx, p[1] - a[1] - t * aby)
 
 
-def clear_of_edges(shape: str, poly: list[IntVec], p: IntVec) -> bool:
-    pc = cartesian(shape, p)
-    return all(segment_distance(pc, a, b) >= HOLE_MARGIN for a, b in edges(shape, poly))
+def clear_of_edges(shape: str, poly: Sequence[IntVec], p: IntVec) -> bool:
+    """Every edge of ``poly`` at least HOLE_MARGIN from ``p`` (fine units): :func:`segment_distance` on the
+    :func:`edges`, inlined (the same arithmetic; this is the generator's innermost loop)."""
+    (ax, ay), (bx, by) = BASES[shape]
+    px, py = (p[0] * ax + p[1] * bx) / FINE, (p[0] * ay + p[1] * by) / FINE
+    corners = [((v[0] * ax + v[1] * bx) / FINE, (v[0] * ay + v[1] * by) / FINE) for v in poly]
+    hypot = math.hypot
+    for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1], strict=True):
+        abx, aby = x1 - x0, y1 - y0
+        t = ((px - x0) * abx + (py - y0) * aby) / (abx * abx + aby * aby)
+        t = 0.0 if t <= 0.0 else (1.0 if t >= 1.0 else t)
+        if hypot(px - x0 - t * abx, py - y0 - t * aby) < HOLE_MARGIN:
+            return False
+    return True
 
 
 @functools.lru_cache(maxsize=8192)
@@ -345,8 +352,22 @@ def valid_creases(
     the answer). ``punched``: fine coordinates. Cached: the draws of one item share their first folds."""
     outline = outline_of(shape, lines)
     assert outline is not None
-    candidates = crease_candidates(shape, list(outline), names)
-    return tuple(line for line in candidates if crease_ok(shape, lines, line, punched))
+    out = []
+    for name in names:  # crease_candidates' lines in its order, crease_ok's tests of the punches done here first
+        d = DIRECTIONS[shape][name]  # (most lines fail them, and then no Line is built)
+        values = [det(d, p) for p in outline]
+        punch_dets = [det(d, q) for q in punched]  # Line.value(q) == side * (det(d, q) - FINE * c)
+        for c in range(min(values) // FINE + 1, -(-max(values) // FINE)):
+            sides = [side for side in (1, -1) if all(side * (e - FINE * c) < 0 for e in punch_dets)]
+            if sides and punched:  # the flap, laid over, must cover a punch; the reflection does not depend on side
+                ((a, b), (e, f)), (tx, ty) = reflection(shape, d, c)
+                if not any(inside(outline, (a * q[0] + b * q[1] + tx, e * q[0] + f * q[1] + ty)) for q in punched):
+                    continue
+            for side in sides:
+                line = Line(shape, name, d, c, side)
+                if folds_clear(shape, lines, line, punched):
+                    out.append(line)
+    return tuple(out)
 
 
 def crease_ok(shape: str, lines: tuple[Line, ...], line: Line, punched: tuple[IntVec, ...]) -> bool:
@@ -356,6 +377,12 @@ def crease_ok(shape: str, lines: tuple[Line, ...], line: Line, punched: tuple[In
         return False
     if punched and not any(inside(outline, line.reflect(q)) for q in punched):  # type: ignore[arg-type]
         return False  # the flap, laid over, covers no punch (a punch is covered iff its mirror image is on the packet)
+    return folds_clear(shape, lines, line, punched)
+
+
+def folds_clear(shape: str, lines: tuple[Line, ...], line: Line, punched: tuple[IntVec, ...]) -> bool:
+    """The rest of :func:`crease_ok`: folding the packet along ``line`` is valid and leaves every punch clear of
+    every layer edge."""
     folded = (*lines, line)
     return outline_of(shape, folded) is not None and all(
         clear_of_edges(shape, layer.poly, q) for q in punched for layer in layers_of(shape, folded)
