@@ -219,6 +219,27 @@ def clip(poly: list[IntVec], line: Line, keep: int) -> list[IntVec]:
     return out if area2(out) > 0 else []
 
 
+def split(poly: list[IntVec], line: Line) -> tuple[list[IntVec], int, list[IntVec], int]:
+    """``clip(poly, line, 1)`` and ``clip(poly, line, -1)`` in one pass, with their :func:`area2`: (flap, its area2,
+    stay, its area2). The crossing points are the same: negating both values leaves each quotient as it is."""
+    flap: list[IntVec] = []
+    stay: list[IntVec] = []
+    s, (a, b), k = line.side, line.d, FINE * line.c
+    values = [s * (a * p[1] - b * p[0] - k) for p in poly]
+    for p, q, vp, vq in zip(poly, poly[1:] + poly[:1], values, values[1:] + values[:1], strict=True):
+        if vp >= 0:
+            flap.append(p)
+        if vp <= 0:
+            stay.append(p)
+        if (vp > 0 > vq) or (vp < 0 < vq):
+            den, x, y = vp - vq, vp * q[0] - vq * p[0], vp * q[1] - vq * p[1]
+            assert x % den == 0 and y % den == 0, (poly, line)
+            flap.append(cut := (x // den, y // den))
+            stay.append(cut)
+    flap_area, stay_area = area2(flap), area2(stay)
+    return (flap if flap_area > 0 else []), flap_area, (stay if stay_area > 0 else []), stay_area
+
+
 def area2(poly: list[IntVec]) -> int:
     """Twice the signed area (fine lattice units)."""
     if len(poly) < 3:
@@ -256,7 +277,7 @@ class Layer:
 def apply_fold(layers: list[Layer], lines: list[Line], k: int) -> list[Layer]:
     out = []
     for layer in layers:
-        stay, flap = clip(layer.poly, lines[k], -1), clip(layer.poly, lines[k], 1)
+        flap, _, stay, _ = split(layer.poly, lines[k])
         if stay:
             out.append(Layer(stay, layer.path))
         if flap:
@@ -267,8 +288,8 @@ def apply_fold(layers: list[Layer], lines: list[Line], k: int) -> list[Layer]:
 def try_fold(shape: str, outline: list[IntVec], line: Line) -> list[IntVec] | None:
     """The packet after folding along ``line``, or None unless the flap (at least MIN_FLAP of the packet), reflected,
     lies inside the part that stays and no edge of either part is shorter than MIN_EDGE."""
-    flap, stay = clip(outline, line, 1), clip(outline, line, -1)
-    if not flap or not stay or area2(flap) < MIN_FLAP * area2(outline):
+    flap, flap_area, stay, stay_area = split(outline, line)
+    if not flap or not stay or flap_area < MIN_FLAP * (flap_area + stay_area):  # the two parts' areas add up exactly
         return None
     if not all(inside(stay, line.reflect(p)) for p in flap):
         return None
@@ -475,16 +496,12 @@ def draw_folds(
 
 @functools.lru_cache(maxsize=65536)
 def _stages(shape: str, lines: tuple[Line, ...]) -> tuple[tuple[IntVec, ...], ...]:
+    """The packet outlines before the first fold and after each fold (fine units): the shapes the fold steps show.
+    Cached: the foil search unfolds many variants of one item's folds."""
     if not lines:
         return (tuple(sheet_polygon(shape)),)
     before = _stages(shape, lines[:-1])
     return (*before, tuple(clip(list(before[-1]), lines[-1], -1)))
-
-
-def stages(shape: str, lines: list[Line]) -> list[list[IntVec]]:
-    """The packet outlines before the first fold and after each fold (fine units): the shapes the fold steps show.
-    Cached: the foil search unfolds many variants of one item's folds."""
-    return [list(o) for o in _stages(shape, tuple(lines))]
 
 
 @functools.lru_cache(maxsize=65536)
@@ -562,13 +579,21 @@ def program_holes(shape: str, lines: list[Line], punched: list[IntVec], names: l
 def other_lines(shape: str, lines: list[Line], k: int, names: tuple[str, ...], punched: list[IntVec]) -> list[Line]:
     """Lattice lines in the directions fold k may take that cross the packet it folds, other than its crease, with
     the flap on the side away from the punches."""
-    outline = stages(shape, lines[:k])[-1]
+    outline = _stages(shape, tuple(lines[:k]))[-1]
     fq = [fine(q) for q in punched]
-    return [
-        x
-        for x in crease_candidates(shape, outline, names)
-        if (x.d, x.c) != (lines[k].d, lines[k].c) and all(x.value(q) < 0 for q in fq)
-    ]
+    crease = (lines[k].d, lines[k].c)
+    out = []
+    for name in names:  # crease_candidates(shape, outline, names) in its order, filtered before a Line is built
+        d = DIRECTIONS[shape][name]
+        values = [det(d, p) for p in outline]
+        punch_dets = [det(d, q) for q in fq]  # Line.value(q) == side * (det(d, q) - FINE * c)
+        for c in range(min(values) // FINE + 1, -(-max(values) // FINE)):
+            if (d, c) == crease:
+                continue
+            out += [
+                Line(shape, name, d, c, side) for side in (1, -1) if all(side * (e - FINE * c) < 0 for e in punch_dets)
+            ]
+    return out
 
 
 def wrong_unfolding(

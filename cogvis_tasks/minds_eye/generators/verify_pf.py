@@ -60,8 +60,13 @@ def unfolded_holes(scene: dict) -> np.ndarray:
     labels, n = ndimage.label(marked, structure=np.ones((3, 3)))
     if n == 0:
         return np.zeros((0, 2))
-    centres = ndimage.center_of_mass(marked, labels, range(1, n + 1))
-    return np.array([(xs[0] + c * STEP, ys[0] + r * STEP) for r, c in centres])
+    # Each blob's centre of mass (ndimage.center_of_mass's sums, in its order, over the marked points only)
+    rows, cols = np.nonzero(marked)
+    blob = labels[rows, cols]
+    count = np.bincount(blob, weights=np.ones(len(blob)), minlength=n + 1)[1:]
+    r = np.bincount(blob, weights=rows.astype(float), minlength=n + 1)[1:] / count
+    c = np.bincount(blob, weights=cols.astype(float), minlength=n + 1)[1:] / count
+    return np.array([(xs[0] + cx * STEP, ys[0] + ry * STEP) for ry, cx in zip(r, c, strict=True)])
 
 
 def same_holes(found: np.ndarray, option: list) -> bool:
