@@ -350,17 +350,19 @@ def unfold(shape: str, lines: list[Line], punched: list[IntVec]) -> frozenset[In
 Holes = frozenset[IntVec]
 
 
-def crease_candidates(shape: str, outline: list[IntVec], names: tuple[str, ...]) -> list[Line]:
-    """Every lattice line in the named directions that crosses the packet, either side as the flap."""
+def crease_candidates(
+    shape: str, outline: Sequence[IntVec], names: tuple[str, ...], punched: Sequence[IntVec] = ()
+) -> list[tuple[str, IntVec, int, list[int]]]:
+    """Every lattice line in the named directions that crosses the packet, as (name, d, c, sides): the crease
+    det(d, x) = c and the sides (of +1, -1) that may be its flap with every punch (fine units) on the other side.
+    ``Line(shape, name, d, c, side)`` is the line; no Line is built here (most sides fail the punch test)."""
     out = []
     for name in names:
         d = DIRECTIONS[shape][name]
         values = [det(d, p) for p in outline]
-        out += [
-            Line(shape, name, d, c, side)
-            for c in range(min(values) // FINE + 1, -(-max(values) // FINE))
-            for side in (1, -1)
-        ]
+        punch_dets = [det(d, q) for q in punched]  # Line.value(q) == side * (det(d, q) - FINE * c)
+        for c in range(min(values) // FINE + 1, -(-max(values) // FINE)):
+            out.append((name, d, c, [side for side in (1, -1) if all(side * (e - FINE * c) < 0 for e in punch_dets)]))
     return out
 
 
@@ -374,20 +376,15 @@ def valid_creases(
     outline = outline_of(shape, lines)
     assert outline is not None
     out = []
-    for name in names:  # crease_candidates' lines in its order, crease_ok's tests of the punches done here first
-        d = DIRECTIONS[shape][name]  # (most lines fail them, and then no Line is built)
-        values = [det(d, p) for p in outline]
-        punch_dets = [det(d, q) for q in punched]  # Line.value(q) == side * (det(d, q) - FINE * c)
-        for c in range(min(values) // FINE + 1, -(-max(values) // FINE)):
-            sides = [side for side in (1, -1) if all(side * (e - FINE * c) < 0 for e in punch_dets)]
-            if sides and punched:  # the flap, laid over, must cover a punch; the reflection does not depend on side
-                ((a, b), (e, f)), (tx, ty) = reflection(shape, d, c)
-                if not any(inside(outline, (a * q[0] + b * q[1] + tx, e * q[0] + f * q[1] + ty)) for q in punched):
-                    continue
-            for side in sides:
-                line = Line(shape, name, d, c, side)
-                if folds_clear(shape, lines, line, punched):
-                    out.append(line)
+    for name, d, c, sides in crease_candidates(shape, outline, names, punched):  # crease_ok's tests, cheapest first
+        if sides and punched:  # the flap, laid over, must cover a punch; the reflection does not depend on side
+            ((a, b), (e, f)), (tx, ty) = reflection(shape, d, c)
+            if not any(inside(outline, (a * q[0] + b * q[1] + tx, e * q[0] + f * q[1] + ty)) for q in punched):
+                continue
+        for side in sides:
+            line = Line(shape, name, d, c, side)
+            if folds_clear(shape, lines, line, punched):
+                out.append(line)
     return tuple(out)
 
 
@@ -582,18 +579,12 @@ def other_lines(shape: str, lines: list[Line], k: int, names: tuple[str, ...], p
     outline = _stages(shape, tuple(lines[:k]))[-1]
     fq = [fine(q) for q in punched]
     crease = (lines[k].d, lines[k].c)
-    out = []
-    for name in names:  # crease_candidates(shape, outline, names) in its order, filtered before a Line is built
-        d = DIRECTIONS[shape][name]
-        values = [det(d, p) for p in outline]
-        punch_dets = [det(d, q) for q in fq]  # Line.value(q) == side * (det(d, q) - FINE * c)
-        for c in range(min(values) // FINE + 1, -(-max(values) // FINE)):
-            if (d, c) == crease:
-                continue
-            out += [
-                Line(shape, name, d, c, side) for side in (1, -1) if all(side * (e - FINE * c) < 0 for e in punch_dets)
-            ]
-    return out
+    return [
+        Line(shape, name, d, c, side)
+        for name, d, c, sides in crease_candidates(shape, outline, names, fq)
+        if (d, c) != crease
+        for side in sides
+    ]
 
 
 def wrong_unfolding(
