@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import io
 import math
 import random
@@ -35,7 +36,29 @@ CUSTOM = [
 PER_PRESET, PER_CUSTOM = (
     70,
     30,
-)  # 270 verified items (PNG encoding dominates); benchmarks/verify_generators.py runs more
+)  # 270 verified items; benchmarks/verify_generators.py runs more
+
+
+SEED = 2026  # the checks of records read the verified items (each made once per process)
+
+
+@functools.cache
+def _item(config: hpe.Config, index: int) -> base.GeneratedItem:
+    """Item ``index`` of ``config`` at SEED without its PNG (about half of an item's cost), shared by the tests of
+    records (none of them changes an item)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(base, "png", lambda img: b"")
+        return hpe.generate(SEED, index, config)
+
+
+def _drawn(seed: int, index: int, config: hpe.Config) -> tuple[base.GeneratedItem, np.ndarray]:
+    """The item without its PNG and the grey levels of the image it would encode (PNG is lossless: the same pixels;
+    test_images_draw_the_recorded_elements reads the PNG itself)."""
+    images: list[Image.Image] = []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(base, "png", lambda img: images.append(img) or b"")
+        item = hpe.generate(seed, index, config)
+    return item, np.asarray(images[0].convert("L"), dtype=int)
 
 
 def _gray(item: base.GeneratedItem) -> np.ndarray:
@@ -53,7 +76,7 @@ def _elements(figure: dict, levels: list[int]) -> list[np.ndarray]:
 )
 def test_verifier_agrees_on_every_item(config: hpe.Config, count: int) -> None:
     for index in range(count):
-        item = hpe.generate(2026, index, config)
+        item = _item(config, index)
         assert verify_hpe.solve(item) == item.answer_index, index
         types = item.record["option_types"]
         assert types.count(base.CORRECT) == 1 and all(t in hpe.DISTRACTOR_TYPES for t in types if t != base.CORRECT)
@@ -97,7 +120,7 @@ def test_presets_differ_structurally() -> None:
         low, high = {"easy": (2, 3), "medium": (3, 4), "hard": (4, 5)}[name]
         families, breaks = set(), set()
         for index in range(20):
-            item = hpe.generate(4, index, config)
+            item = _item(config, index)
             assert item.record["difficulty"] == name and item.scene["params"]["odd_kind"] == config.odd_kind
             for i, fig in enumerate(item.scene["figures"]):
                 families.add(fig["family"])
@@ -170,8 +193,7 @@ def test_random_strokes_match_a_hidden_pattern_in_ink_and_extent() -> None:
     """The strokes copy the ink and extent of an unshown fourth pattern: ink ranks of the odd figure are even."""
     ranks, ratios = [], []
     for index in range(60):
-        item = hpe.generate(23, index, STROKES)
-        px = _gray(item)
+        item, px = _drawn(23, index, STROKES)
         ink = [(px[t : b - base.LABEL_H, lft:r] < 128).sum() for lft, t, r, b in item.scene["option_boxes"]]
         odd = item.scene["figures"][item.answer_index]
         shown = {f["family"] for f in item.scene["figures"]}
@@ -205,8 +227,7 @@ def test_least_symmetric_picker_is_at_chance(name: str) -> None:
     irregular figure's mirror partners take mirrored splits."""
     hits = 0
     for index in range(SYMMETRY_ITEMS):
-        item = hpe.generate(31, index, hpe.PRESETS[name])
-        px = _gray(item)
+        item, px = _drawn(31, index, hpe.PRESETS[name])
         scores = [
             _mirror_symmetry(px[t : b - base.LABEL_H, lft:r] < 128) for lft, t, r, b in item.scene["option_boxes"]
         ]
@@ -296,7 +317,7 @@ def test_breaks_keep_element_counts_and_parameter_ranges() -> None:
     that does not look like its family's regular figures)."""
     for name in ("medium", "hard"):
         for index in range(40):
-            item = hpe.generate(12, index, hpe.PRESETS[name])
+            item = _item(hpe.PRESETS[name], index)
             odd = item.scene["figures"][item.answer_index]
             family, params, changed = odd["family"], odd["params"], odd["odd"]["changed_params"]
             m = len(hpe.rule_maps(family, params))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import colorsys
 import copy
+import functools
 import io
 import itertools
 import math
@@ -29,14 +30,34 @@ CUSTOM = [
 N_PRESET, N_CUSTOM = 100, 20  # 360 verified items here; benchmarks/verify_generators.py runs thousands
 
 
-@pytest.fixture
-def no_png(monkeypatch) -> None:
-    """Tests of the records alone skip PNG encoding (about half of an item's cost)."""
-    monkeypatch.setattr(base, "png", lambda img: b"")
+DRAWN = 4  # items per config made with their PNG (test_images_draw_the_scene reads it); the rest skip the encoding
 
 
-def _items(config: mt.Config, n: int, seed: int = SEED) -> list[base.GeneratedItem]:
-    return [mt.generate(seed, index, config) for index in range(n)]
+def _generate(
+    seed: int, index: int, config: mt.Config, encode: bool = False
+) -> tuple[base.GeneratedItem, mt.Built, Image.Image]:
+    """The item (its PNG encoded only with ``encode``: about half of an item's cost), the build it drew and the
+    image (PNG is lossless: the same pixels as the PNG holds), from one generate call."""
+    kept: list[mt.Built] = []
+    images: list[Image.Image] = []
+    build, png = mt.build, base.png
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(mt, "build", lambda rng, cfg: kept.append(build(rng, cfg)) or kept[-1])
+        mp.setattr(base, "png", lambda img: images.append(img) or (png(img) if encode else b""))
+        item = mt.generate(seed, index, config)
+    return item, kept[0], images[0]
+
+
+@functools.cache
+def _made(config: mt.Config, index: int) -> tuple[base.GeneratedItem, mt.Built]:
+    """Item ``index`` of ``config`` at SEED (with its PNG for the first DRAWN indices) and its build: made once per
+    process and shared by the tests below (none of them changes an item)."""
+    item, built, _ = _generate(SEED, index, config, encode=index < DRAWN)
+    return item, built
+
+
+def _items(config: mt.Config, n: int) -> list[base.GeneratedItem]:
+    return [_made(config, index)[0] for index in range(n)]
 
 
 def _shape(figure: dict) -> tuple:
@@ -53,7 +74,6 @@ def _reflected(figure: dict) -> dict:
 # ---------------------------------------------------------------- verified answers
 
 
-@pytest.mark.usefixtures("no_png")
 def test_verifier_agrees_on_every_item() -> None:
     """>= 1,000 items over the presets and custom configs: exactly one option is a rotation, and it is the answer."""
     configs = [(name, cfg, N_PRESET) for name, cfg in mt.PRESETS.items()] + [
@@ -71,14 +91,13 @@ def test_verifier_agrees_on_every_item() -> None:
     assert checked == 3 * N_PRESET + len(CUSTOM) * N_CUSTOM
 
 
-@pytest.mark.usefixtures("no_png")
 def test_distractors_are_what_they_claim() -> None:
     """Mirrors are mirror images and no rotations (the shapes are chiral), 'mirror' in the original's orientation;
     'similar' is congruent to the original in no way; 'rotate2' has the original's geometry with colours no rotation
     restores; no two options are posed within MIN_POSE_GAP degrees of each other (the unturned mirror is gone)."""
     seen = set()
     for cfg in [*mt.PRESETS.values(), CUSTOM[0]]:
-        for item in _items(cfg, 24, seed=5):
+        for item in _items(cfg, 24):
             scene = item.scene
             original = scene["original"]
             shape, mirrored = _shape(original), _shape(_reflected(original))
@@ -156,16 +175,14 @@ def test_likeness_to_the_original_does_not_find_the_answer() -> None:
     ranks = [0, 0, 0, 0]
     n = 0
     for cfg in mt.PRESETS.values():
-        for item in _items(cfg, 40, seed=31):
-            img = np.asarray(Image.open(io.BytesIO(item.image)).convert("L"), dtype=float)
+        for index in range(40):
+            item, built, image = _generate(31, index, cfg)
+            img = np.asarray(image.convert("L"), dtype=float)
             reference = _panel(img, item.scene["original_box"])
             far = [float(np.abs(_panel(img, box) - reference).sum()) for box in item.scene["option_boxes"]]
             hits["most unlike (pixels)"] += int(np.argmax(far)) == item.answer_index
             hits["most like (pixels)"] += int(np.argmin(far)) == item.answer_index
             n += 1
-    for cfg in mt.PRESETS.values():
-        for index in range(40):
-            built = mt.build(base.item_rng(31, mt.ID, index, cfg), cfg)
             unit = mt.thumbnail_unit(built.original)
             d = [mt.unlikeness(built.original, f, unit) for f in [built.correct, *(f for _, f in built.distractors)]]
             ranks[sum(x < d[0] for x in d[1:])] += 1
@@ -198,7 +215,6 @@ def test_one_cube_lure_keeps_the_shapes_profile() -> None:
 # ---------------------------------------------------------------- presets and extra fields
 
 
-@pytest.mark.usefixtures("no_png")
 def test_presets_follow_the_paper() -> None:
     easy, medium, hard = (mt.PRESETS[k] for k in ("easy", "medium", "hard"))
     assert (easy.axes, easy.angle_step, easy.coloured) == (1, 90, False)
@@ -206,7 +222,7 @@ def test_presets_follow_the_paper() -> None:
     assert (hard.axes, hard.coloured) == (3, True) and hard.angle_step < 90 and "rotate2" in hard.distractors
     for name, cfg in mt.PRESETS.items():
         kinds = set()
-        for item in _items(cfg, 18, seed=8):
+        for item in _items(cfg, 18):
             rec, params = item.record, item.scene["params"]
             assert rec["difficulty"] == name and rec["shape"] in mt.FAMILIES
             assert (params["axes"], params["angle_step"], params["coloured"]) == (
@@ -231,11 +247,10 @@ def test_presets_follow_the_paper() -> None:
         assert kinds == {"rotate", *cfg.distractors}
 
 
-@pytest.mark.usefixtures("no_png")
 def test_correct_option_is_the_recorded_rotation() -> None:
     """The answer's cubes are the original's turned by Rz Ry Rx of correct_angles (x first), about the centroid."""
     for cfg in [*mt.PRESETS.values(), *CUSTOM]:
-        for item in _items(cfg, 10, seed=4):
+        for item in _items(cfg, 10):
             ax, ay, az = (np.radians(float(a)) for a in item.record["correct_angles"])
             rx = np.array([[1, 0, 0], [0, np.cos(ax), -np.sin(ax)], [0, np.sin(ax), np.cos(ax)]])
             ry = np.array([[np.cos(ay), 0, np.sin(ay)], [0, 1, 0], [-np.sin(ay), 0, np.cos(ay)]])
@@ -309,7 +324,7 @@ def _hue_class(rgb: np.ndarray) -> str | None:
 def test_images_draw_the_scene() -> None:
     """Each panel's ink is where the scene's cubes project, and shows the scene's colours (white cubes: none)."""
     for cfg in [*mt.PRESETS.values(), CUSTOM[0]]:
-        for item in _items(cfg, 4, seed=9):
+        for item in _items(cfg, DRAWN):
             img = np.asarray(Image.open(io.BytesIO(item.image)).convert("RGB")).astype(int)
             scene = item.scene
             panels = [(scene["original_box"], scene["original"])] + list(
@@ -331,14 +346,12 @@ def test_images_draw_the_scene() -> None:
                 assert found == set(figure["colours"]) - {mt.WHITE}, (item.key, found, figure["colours"])
 
 
-@pytest.mark.usefixtures("no_png")
 def test_every_cube_is_clearly_visible() -> None:
     """All five figures of an item show every cube (>= MIN_VISIBLE of its area, the original more) and all three face
     directions; checked on a finer id buffer than the generator's."""
     for name, cfg in mt.PRESETS.items():
         for index in range(12):
-            built = mt.build(base.item_rng(SEED, mt.ID, index, cfg), cfg)
-            item = mt.generate(SEED, index, cfg)
+            item, built = _made(cfg, index)
             assert np.allclose(np.array(item.scene["original"]["centres"]), built.original.centres, atol=1e-5)
             assert mt.visible_shares(built.original, unit=48).min() >= mt.MIN_VISIBLE_ORIGINAL * 0.9, name
             for fig in [built.original, built.correct, *(f for _, f in built.distractors)]:

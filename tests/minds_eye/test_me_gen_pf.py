@@ -9,6 +9,7 @@ rendering tests decode real PNGs.
 from __future__ import annotations
 
 import copy
+import functools
 import io
 import itertools
 import math
@@ -26,11 +27,20 @@ CUSTOM = [
     pf.Config(min_folds=2, max_folds=3, diagonal=True, shapes=("square",), holes=2),
 ]
 PER_PRESET, PER_CUSTOM = 100, (40, 20, 40)  # 400 verified items here; benchmarks/verify_generators.py runs thousands
+SEED = 5  # the checks of records read the first items of the verified ones (each made once per process)
 
 
 @pytest.fixture
 def fast_png(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(base, "png", lambda img: b"")
+
+
+@functools.cache
+def _item(cfg: pf.Config, index: int) -> base.GeneratedItem:
+    """Item ``index`` of ``cfg`` at SEED without its PNG, shared by the tests (none of them changes an item)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(base, "png", lambda img: b"")
+        return pf.generate(SEED, index, cfg)
 
 
 def _configs() -> list[tuple[str, pf.Config, int]]:
@@ -39,11 +49,11 @@ def _configs() -> list[tuple[str, pf.Config, int]]:
     ]
 
 
-def test_verifier_agrees_on_every_item(fast_png: None) -> None:
+def test_verifier_agrees_on_every_item() -> None:
     checked, mismatches = 0, []
     for name, cfg, n in _configs():
         for index in range(n):
-            item = pf.generate(5, index, cfg)
+            item = _item(cfg, index)
             if verify_pf.solve(item) != item.answer_index:
                 mismatches.append((name, index))
             assert item.record["difficulty"] == name
@@ -52,11 +62,11 @@ def test_verifier_agrees_on_every_item(fast_png: None) -> None:
     assert checked == 3 * PER_PRESET + sum(PER_CUSTOM)
 
 
-def test_exactly_one_option_matches_the_folded_sheet(fast_png: None) -> None:
+def test_exactly_one_option_matches_the_folded_sheet() -> None:
     """Foils are never accidentally right: the forward simulation matches the answer's holes and nothing else."""
     for cfg in [*pf.PRESETS.values(), *CUSTOM]:
         for index in range(8):
-            item = pf.generate(6, index, cfg)
+            item = _item(cfg, index)
             found = verify_pf.unfolded_holes(item.scene)
             matches = [verify_pf.same_holes(found, option) for option in item.scene["options"]]
             assert matches.count(True) == 1 and matches[item.answer_index]
@@ -75,11 +85,11 @@ def test_verifier_can_disagree() -> None:
     assert verify_pf.solve_scene(scene) == -1
 
 
-def test_every_fold_changes_the_answer(fast_png: None) -> None:
+def test_every_fold_changes_the_answer() -> None:
     """The punch goes through layers that took every fold: leaving out any fold gives other holes."""
     for cfg in pf.PRESETS.values():
         for index in range(15):
-            item = pf.generate(8, index, cfg)
+            item = _item(cfg, index)
             holes = verify_pf.unfolded_holes(item.scene)
             for k in range(len(item.scene["folds"])):
                 skipped = {**item.scene, "folds": [f for j, f in enumerate(item.scene["folds"]) if j != k]}
@@ -90,14 +100,14 @@ def test_every_fold_changes_the_answer(fast_png: None) -> None:
 # ---------------------------------------------------------------- structure
 
 
-def test_presets_follow_the_paper(fast_png: None) -> None:
+def test_presets_follow_the_paper() -> None:
     assert pf.PRESETS["easy"].max_folds == 2 and not pf.PRESETS["easy"].diagonal
     assert pf.PRESETS["medium"].min_folds == pf.PRESETS["medium"].max_folds == 3 and not pf.PRESETS["medium"].diagonal
     assert pf.PRESETS["hard"].diagonal and pf.PRESETS["hard"].max_folds == 4
     seen = {name: {"shapes": set(), "folds": set()} for name in pf.PRESETS}
     for name, cfg in pf.PRESETS.items():
         for index in range(20):
-            item = pf.generate(2, index, cfg)
+            item = _item(cfg, index)
             params, folds = item.scene["params"], item.scene["folds"]
             kinds = [f["kind"] for f in folds]
             assert cfg.min_folds <= len(folds) == params["folds"] <= cfg.max_folds
@@ -146,7 +156,7 @@ def _first_move(point: tuple, folds: list) -> int:
     return len(folds)
 
 
-def test_no_panel_count_position_or_symmetry_cue_finds_the_answer(fast_png: None) -> None:
+def test_no_panel_count_position_or_symmetry_cue_finds_the_answer() -> None:
     """Cues found against earlier foils stay at chance. Independent fold sequences left the answer as the only
     option with a single hole on the final packet (80% of easy items); foils unfolded across a wrong line sat
     farther from the sheet's centre than the answer. Now every option has the answer's count of holes on each part
@@ -157,7 +167,7 @@ def test_no_panel_count_position_or_symmetry_cue_finds_the_answer(fast_png: None
     n = 0
     for name, cfg in pf.PRESETS.items():
         for index in range(PICKER_ITEMS):
-            item = pf.generate(4, index, cfg)
+            item = _item(cfg, index)
             scene, answer = item.scene, item.answer_index
             options = [[tuple(p) for p in o] for o in scene["options"]]
             assert all(t in pf.DISTRACTOR_TYPES for t in item.record["option_types"] if t != base.CORRECT)
@@ -235,21 +245,19 @@ def _spread(option: list) -> float:
     return float(np.sqrt(((pts - pts.mean(axis=0)) ** 2).sum(axis=1).mean()))
 
 
-def test_holes_are_clear_of_rim_and_of_each_other(fast_png: None) -> None:
+def test_holes_are_clear_of_rim_and_of_each_other() -> None:
     for cfg in [*pf.PRESETS.values(), CUSTOM[1]]:
         for index in range(20):
-            scene = pf.generate(7, index, cfg).scene
+            scene = _item(cfg, index).scene
             sheet = np.array(scene["sheet"])
+            rim_edges = list(zip(sheet, np.roll(sheet, -1, axis=0), strict=True))
             for option in scene["options"]:
                 pts = np.array(option)
                 assert len(pts) <= pf.MAX_HOLES + 1
                 gaps = [np.linalg.norm(a - b) for i, a in enumerate(pts) for b in pts[i + 1 :]]
                 assert not gaps or min(gaps) >= 0.99
                 for p in pts:
-                    rim = min(
-                        pf.segment_distance(tuple(p), tuple(a), tuple(b))
-                        for a, b in zip(sheet, np.roll(sheet, -1, axis=0), strict=True)
-                    )
+                    rim = min(pf.segment_distance(tuple(p), tuple(a), tuple(b)) for a, b in rim_edges)
                     assert rim >= pf.HOLE_MARGIN - 1e-9
 
 

@@ -273,9 +273,12 @@ def test_thin_strokes_do_not_point_at_the_answer() -> None:
     thin outlines and the odd one none: this picker found the answer in almost every item."""
     cfg = vcs.Config(concepts=("border", "hollowness"), deviation=1.0)
     hits, n = 0, 90
+    images: list[Image.Image] = []  # each item's image itself, not its PNG (lossless: the same pixels)
     for index in range(n):
-        item = vcs.generate(SEED, index, cfg)
-        rgb = np.asarray(Image.open(io.BytesIO(item.image)).convert("RGB"), dtype=int)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(base, "png", lambda img: images.append(img) or b"")
+            item = vcs.generate(SEED, index, cfg)
+        rgb = np.asarray(images.pop().convert("RGB"), dtype=int)
         scene = item.record["scene"]
         shares = [
             _edge_share(rgb, box, fig["elements"][0]["colour"])

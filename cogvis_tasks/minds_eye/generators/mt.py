@@ -427,7 +427,13 @@ def _axis_rotation(axis: int, degrees: float) -> np.ndarray:
 
 
 def rotation_matrix(angles: tuple[int, int, int]) -> np.ndarray:
-    """R = Rz @ Ry @ Rx: turn about x first, then y, then z (world axes)."""
+    """R = Rz @ Ry @ Rx: turn about x first, then y, then z (world axes). A copy of the cached matrix: every item
+    turns its shape by the few rotations of its class."""
+    return _rotation_matrix(tuple(angles)).copy()
+
+
+@functools.lru_cache(maxsize=4096)
+def _rotation_matrix(angles: tuple[int, int, int]) -> np.ndarray:
     return _axis_rotation(2, angles[2]) @ _axis_rotation(1, angles[1]) @ _axis_rotation(0, angles[0])
 
 

@@ -57,6 +57,7 @@ import dataclasses
 import functools
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -206,11 +207,9 @@ class Line:
 def clip(poly: list[IntVec], line: Line, keep: int) -> list[IntVec]:
     """The part of a convex polygon where ``keep * line.value`` >= 0 (Sutherland-Hodgman, exact)."""
     out: list[IntVec] = []
-    values = [keep * line.value(p) for p in poly]
-    n = len(poly)
-    for i, p in enumerate(poly):
-        q = poly[(i + 1) % n]
-        vp, vq = values[i], values[(i + 1) % n]
+    s, (a, b), k = keep * line.side, line.d, FINE * line.c
+    values = [s * (a * p[1] - b * p[0] - k) for p in poly]  # keep * line.value(p), inlined
+    for p, q, vp, vq in zip(poly, poly[1:] + poly[:1], values, values[1:] + values[:1], strict=True):
         if vp >= 0:
             out.append(p)
         if (vp > 0 > vq) or (vp < 0 < vq):
@@ -220,20 +219,38 @@ def clip(poly: list[IntVec], line: Line, keep: int) -> list[IntVec]:
     return out if area2(out) > 0 else []
 
 
+def split(poly: list[IntVec], line: Line) -> tuple[list[IntVec], int, list[IntVec], int]:
+    """``clip(poly, line, 1)`` and ``clip(poly, line, -1)`` in one pass, with their :func:`area2`: (flap, its area2,
+    stay, its area2). The crossing points are the same: negating both values leaves each quotient as it is."""
+    flap: list[IntVec] = []
+    stay: list[IntVec] = []
+    s, (a, b), k = line.side, line.d, FINE * line.c
+    values = [s * (a * p[1] - b * p[0] - k) for p in poly]
+    for p, q, vp, vq in zip(poly, poly[1:] + poly[:1], values, values[1:] + values[:1], strict=True):
+        if vp >= 0:
+            flap.append(p)
+        if vp <= 0:
+            stay.append(p)
+        if (vp > 0 > vq) or (vp < 0 < vq):
+            den, x, y = vp - vq, vp * q[0] - vq * p[0], vp * q[1] - vq * p[1]
+            assert x % den == 0 and y % den == 0, (poly, line)
+            flap.append(cut := (x // den, y // den))
+            stay.append(cut)
+    flap_area, stay_area = area2(flap), area2(stay)
+    return (flap if flap_area > 0 else []), flap_area, (stay if stay_area > 0 else []), stay_area
+
+
 def area2(poly: list[IntVec]) -> int:
     """Twice the signed area (fine lattice units)."""
-    n = len(poly)
-    if n < 3:
+    if len(poly) < 3:
         return 0
-    return sum(poly[i][0] * poly[(i + 1) % n][1] - poly[i][1] * poly[(i + 1) % n][0] for i in range(n))
+    return sum(p[0] * q[1] - p[1] * q[0] for p, q in zip(poly, poly[1:] + poly[:1], strict=True))
 
 
 def inside(poly: list[IntVec], p: IntVec) -> bool:
     """p in the closed convex counter-clockwise polygon."""
     px, py = p
-    n = len(poly)
-    for i in range(n):
-        (ax, ay), (bx, by) = poly[i], poly[(i + 1) % n]
+    for (ax, ay), (bx, by) in zip(poly, poly[1:] + poly[:1], strict=True):
         if (bx - ax) * (py - ay) - (by - ay) * (px - ax) < 0:
             return False
     return True
@@ -260,7 +277,7 @@ class Layer:
 def apply_fold(layers: list[Layer], lines: list[Line], k: int) -> list[Layer]:
     out = []
     for layer in layers:
-        stay, flap = clip(layer.poly, lines[k], -1), clip(layer.poly, lines[k], 1)
+        flap, _, stay, _ = split(layer.poly, lines[k])
         if stay:
             out.append(Layer(stay, layer.path))
         if flap:
@@ -271,8 +288,8 @@ def apply_fold(layers: list[Layer], lines: list[Line], k: int) -> list[Layer]:
 def try_fold(shape: str, outline: list[IntVec], line: Line) -> list[IntVec] | None:
     """The packet after folding along ``line``, or None unless the flap (at least MIN_FLAP of the packet), reflected,
     lies inside the part that stays and no edge of either part is shorter than MIN_EDGE."""
-    flap, stay = clip(outline, line, 1), clip(outline, line, -1)
-    if not flap or not stay or area2(flap) < MIN_FLAP * area2(outline):
+    flap, flap_area, stay, stay_area = split(outline, line)
+    if not flap or not stay or flap_area < MIN_FLAP * (flap_area + stay_area):  # the two parts' areas add up exactly
         return None
     if not all(inside(stay, line.reflect(p)) for p in flap):
         return None
@@ -285,9 +302,20 @@ def segment_distance(p: tuple[float, float], a: tuple[float, float], b: tuple[fl
     return math.hypot(p[0] - a[0] - t * abx, p[1] - a[1] - t * aby)
 
 
-def clear_of_edges(shape: str, poly: list[IntVec], p: IntVec) -> bool:
-    pc = cartesian(shape, p)
-    return all(segment_distance(pc, a, b) >= HOLE_MARGIN for a, b in edges(shape, poly))
+def clear_of_edges(shape: str, poly: Sequence[IntVec], p: IntVec) -> bool:
+    """Every edge of ``poly`` at least HOLE_MARGIN from ``p`` (fine units): :func:`segment_distance` on the
+    :func:`edges`, inlined (the same arithmetic; this is the generator's innermost loop)."""
+    (ax, ay), (bx, by) = BASES[shape]
+    px, py = (p[0] * ax + p[1] * bx) / FINE, (p[0] * ay + p[1] * by) / FINE
+    corners = [((v[0] * ax + v[1] * bx) / FINE, (v[0] * ay + v[1] * by) / FINE) for v in poly]
+    hypot = math.hypot
+    for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1], strict=True):
+        abx, aby = x1 - x0, y1 - y0
+        t = ((px - x0) * abx + (py - y0) * aby) / (abx * abx + aby * aby)
+        t = 0.0 if t <= 0.0 else (1.0 if t >= 1.0 else t)
+        if hypot(px - x0 - t * abx, py - y0 - t * aby) < HOLE_MARGIN:
+            return False
+    return True
 
 
 @functools.lru_cache(maxsize=8192)
@@ -322,17 +350,19 @@ def unfold(shape: str, lines: list[Line], punched: list[IntVec]) -> frozenset[In
 Holes = frozenset[IntVec]
 
 
-def crease_candidates(shape: str, outline: list[IntVec], names: tuple[str, ...]) -> list[Line]:
-    """Every lattice line in the named directions that crosses the packet, either side as the flap."""
+def crease_candidates(
+    shape: str, outline: Sequence[IntVec], names: tuple[str, ...], punched: Sequence[IntVec] = ()
+) -> list[tuple[str, IntVec, int, list[int]]]:
+    """Every lattice line in the named directions that crosses the packet, as (name, d, c, sides): the crease
+    det(d, x) = c and the sides (of +1, -1) that may be its flap with every punch (fine units) on the other side.
+    ``Line(shape, name, d, c, side)`` is the line; no Line is built here (most sides fail the punch test)."""
     out = []
     for name in names:
         d = DIRECTIONS[shape][name]
         values = [det(d, p) for p in outline]
-        out += [
-            Line(shape, name, d, c, side)
-            for c in range(min(values) // FINE + 1, -(-max(values) // FINE))
-            for side in (1, -1)
-        ]
+        punch_dets = [det(d, q) for q in punched]  # Line.value(q) == side * (det(d, q) - FINE * c)
+        for c in range(min(values) // FINE + 1, -(-max(values) // FINE)):
+            out.append((name, d, c, [side for side in (1, -1) if all(side * (e - FINE * c) < 0 for e in punch_dets)]))
     return out
 
 
@@ -345,8 +375,17 @@ def valid_creases(
     the answer). ``punched``: fine coordinates. Cached: the draws of one item share their first folds."""
     outline = outline_of(shape, lines)
     assert outline is not None
-    candidates = crease_candidates(shape, list(outline), names)
-    return tuple(line for line in candidates if crease_ok(shape, lines, line, punched))
+    out = []
+    for name, d, c, sides in crease_candidates(shape, outline, names, punched):  # crease_ok's tests, cheapest first
+        if sides and punched:  # the flap, laid over, must cover a punch; the reflection does not depend on side
+            ((a, b), (e, f)), (tx, ty) = reflection(shape, d, c)
+            if not any(inside(outline, (a * q[0] + b * q[1] + tx, e * q[0] + f * q[1] + ty)) for q in punched):
+                continue
+        for side in sides:
+            line = Line(shape, name, d, c, side)
+            if folds_clear(shape, lines, line, punched):
+                out.append(line)
+    return tuple(out)
 
 
 def crease_ok(shape: str, lines: tuple[Line, ...], line: Line, punched: tuple[IntVec, ...]) -> bool:
@@ -356,6 +395,12 @@ def crease_ok(shape: str, lines: tuple[Line, ...], line: Line, punched: tuple[In
         return False
     if punched and not any(inside(outline, line.reflect(q)) for q in punched):  # type: ignore[arg-type]
         return False  # the flap, laid over, covers no punch (a punch is covered iff its mirror image is on the packet)
+    return folds_clear(shape, lines, line, punched)
+
+
+def folds_clear(shape: str, lines: tuple[Line, ...], line: Line, punched: tuple[IntVec, ...]) -> bool:
+    """The rest of :func:`crease_ok`: folding the packet along ``line`` is valid and leaves every punch clear of
+    every layer edge."""
     folded = (*lines, line)
     return outline_of(shape, folded) is not None and all(
         clear_of_edges(shape, layer.poly, q) for q in punched for layer in layers_of(shape, folded)
@@ -448,16 +493,12 @@ def draw_folds(
 
 @functools.lru_cache(maxsize=65536)
 def _stages(shape: str, lines: tuple[Line, ...]) -> tuple[tuple[IntVec, ...], ...]:
+    """The packet outlines before the first fold and after each fold (fine units): the shapes the fold steps show.
+    Cached: the foil search unfolds many variants of one item's folds."""
     if not lines:
         return (tuple(sheet_polygon(shape)),)
     before = _stages(shape, lines[:-1])
     return (*before, tuple(clip(list(before[-1]), lines[-1], -1)))
-
-
-def stages(shape: str, lines: list[Line]) -> list[list[IntVec]]:
-    """The packet outlines before the first fold and after each fold (fine units): the shapes the fold steps show.
-    Cached: the foil search unfolds many variants of one item's folds."""
-    return [list(o) for o in _stages(shape, tuple(lines))]
 
 
 @functools.lru_cache(maxsize=65536)
@@ -535,12 +576,14 @@ def program_holes(shape: str, lines: list[Line], punched: list[IntVec], names: l
 def other_lines(shape: str, lines: list[Line], k: int, names: tuple[str, ...], punched: list[IntVec]) -> list[Line]:
     """Lattice lines in the directions fold k may take that cross the packet it folds, other than its crease, with
     the flap on the side away from the punches."""
-    outline = stages(shape, lines[:k])[-1]
+    outline = _stages(shape, tuple(lines[:k]))[-1]
     fq = [fine(q) for q in punched]
+    crease = (lines[k].d, lines[k].c)
     return [
-        x
-        for x in crease_candidates(shape, outline, names)
-        if (x.d, x.c) != (lines[k].d, lines[k].c) and all(x.value(q) < 0 for q in fq)
+        Line(shape, name, d, c, side)
+        for name, d, c, sides in crease_candidates(shape, outline, names, fq)
+        if (d, c) != crease
+        for side in sides
     ]
 
 

@@ -32,14 +32,16 @@ def _inside_convex(poly: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray
     return mask
 
 
-def _fold(x: np.ndarray, y: np.ndarray, fold: dict) -> tuple[np.ndarray, np.ndarray]:
+def _fold(x: np.ndarray, y: np.ndarray, fold: dict) -> None:
+    """Reflect, in place, the points on the flap side of the crease across it (only those points are computed)."""
     (ax, ay), (bx, by) = fold["line"]
     ux, uy = bx - ax, by - ay
     flap = fold["flap_sign"] * (ux * (y - ay) - uy * (x - ax)) > 0
     n2 = ux * ux + uy * uy
-    t = ((x - ax) * ux + (y - ay) * uy) / n2
-    fx, fy = ax + t * ux, ay + t * uy  # foot of the perpendicular on the crease
-    return np.where(flap, 2 * fx - x, x), np.where(flap, 2 * fy - y, y)
+    fx, fy = x[flap], y[flap]
+    t = ((fx - ax) * ux + (fy - ay) * uy) / n2
+    x[flap] = 2 * (ax + t * ux) - fx  # twice the foot of the perpendicular on the crease, minus the point
+    y[flap] = 2 * (ay + t * uy) - fy
 
 
 def unfolded_holes(scene: dict) -> np.ndarray:
@@ -48,18 +50,23 @@ def unfolded_holes(scene: dict) -> np.ndarray:
     xs = np.arange(sheet[:, 0].min(), sheet[:, 0].max() + STEP / 2, STEP)
     ys = np.arange(sheet[:, 1].min(), sheet[:, 1].max() + STEP / 2, STEP)
     gx, gy = np.meshgrid(xs, ys)
-    on_sheet = _inside_convex(sheet, gx, gy)
     x, y = gx.copy(), gy.copy()
     for fold in scene["folds"]:
-        x, y = _fold(x, y, fold)
+        _fold(x, y, fold)
     punched = np.array(scene["punched"], dtype=float)
     d2 = (x[..., None] - punched[:, 0]) ** 2 + (y[..., None] - punched[:, 1]) ** 2
-    marked = on_sheet & (d2.min(axis=-1) <= PUNCH**2)
+    marked = d2.min(axis=-1) <= PUNCH**2
+    marked[marked] = _inside_convex(sheet, gx[marked], gy[marked])  # the sheet test only where the punch lands
     labels, n = ndimage.label(marked, structure=np.ones((3, 3)))
     if n == 0:
         return np.zeros((0, 2))
-    centres = ndimage.center_of_mass(marked, labels, range(1, n + 1))
-    return np.array([(xs[0] + c * STEP, ys[0] + r * STEP) for r, c in centres])
+    # Each blob's centre of mass (ndimage.center_of_mass's sums, in its order, over the marked points only)
+    rows, cols = np.nonzero(marked)
+    blob = labels[rows, cols]
+    count = np.bincount(blob, weights=np.ones(len(blob)), minlength=n + 1)[1:]
+    r = np.bincount(blob, weights=rows.astype(float), minlength=n + 1)[1:] / count
+    c = np.bincount(blob, weights=cols.astype(float), minlength=n + 1)[1:] / count
+    return np.array([(xs[0] + cx * STEP, ys[0] + ry * STEP) for ry, cx in zip(r, c, strict=True)])
 
 
 def same_holes(found: np.ndarray, option: list) -> bool:
