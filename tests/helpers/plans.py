@@ -3,8 +3,9 @@ statistics of one generator share them, and a test that needs a prefix does not 
 its index only).
 
 Under pytest-xdist the workers share them too: a config's plans are pickled to a folder of the run
-(``PYTEST_XDIST_TESTRUNUID``) under a per-config lock, so the worker that needs them second reads them instead of
-planning again (tests of one generator land on both workers, and the sweeps are the costliest part of those files).
+(``PYTEST_XDIST_TESTRUNUID``) in chunks, each under its own lock, so a worker reads the chunks the other made instead of
+planning them again, and two workers that need the same sweep at once divide it (tests of one generator land on both
+workers, and the sweeps are the costliest part of those files).
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock
+from filelock import FileLock, Timeout
 
 from cogvis_tasks.minds_eye.tasks import CORRECT
 
 SHARED_PREFIX = "cogvis-plans-"
+CHUNK = 20  # plans per shared file (and per lock)
 STALE_S = 86400  # shared folders of runs older than this are removed when a run starts sharing
 
 
@@ -68,17 +70,43 @@ class PlanSweep:
         done.extend(self.plan(self.seed, index, self.configs[name]) for index in range(len(done), n))
 
     def _extend_shared(self, folder: Path, name: str, done: list[tuple], n: int) -> None:
+        """Extend ``done`` to ``n`` plans in chunks of ``CHUNK`` shared through ``folder``: a chunk another worker
+        is making is taken up last, so two workers that need the same sweep divide it instead of both making it."""
         config = hashlib.sha256(repr(self.configs[name]).encode()).hexdigest()[:16]
-        path = folder / f"{self.plan.__module__}.{self.seed}.{name}.{config}.pkl"
-        with FileLock(f"{path}.lock"):
-            if path.is_file():
-                stored = pickle.loads(path.read_bytes())
-                done.extend(stored[len(done) :])
-            if len(done) < n:
-                self._extend(name, done, n)
-                part = path.with_suffix(f".{os.getpid()}.part")
-                part.write_bytes(pickle.dumps(done))
-                os.replace(part, path)
+        stem = f"{self.plan.__module__}.{self.seed}.{name}.{config}"
+        count = max(n, self.counts[name])
+        chunks: dict[int, list[tuple]] = {}
+        wanted = range(len(done) // CHUNK, (n - 1) // CHUNK + 1)
+        deferred = []
+        for c in wanted:
+            lock = FileLock(folder / f"{stem}.{c}.lock")
+            try:
+                lock.acquire(timeout=0)
+            except Timeout:
+                deferred.append(c)  # another worker is making it
+                continue
+            try:
+                chunks[c] = self._chunk(folder / f"{stem}.{c}.pkl", name, c, count)
+            finally:
+                lock.release()
+        for c in deferred:
+            with FileLock(folder / f"{stem}.{c}.lock"):
+                chunks[c] = self._chunk(folder / f"{stem}.{c}.pkl", name, c, count)
+        for c in wanted:
+            done.extend(chunks[c][len(done) - c * CHUNK :])
+
+    def _chunk(self, path: Path, name: str, c: int, count: int) -> list[tuple]:
+        """Plans ``c * CHUNK`` ... of config ``name`` (at most ``count`` in all): read, or made and stored (the
+        caller holds the chunk's lock)."""
+        if path.is_file():
+            return pickle.loads(path.read_bytes())
+        plans = [
+            self.plan(self.seed, index, self.configs[name]) for index in range(c * CHUNK, min((c + 1) * CHUNK, count))
+        ]
+        part = path.with_suffix(f".{os.getpid()}.part")
+        part.write_bytes(pickle.dumps(plans))
+        os.replace(part, path)
+        return plans
 
 
 def answer_index(option_types: list[str]) -> int:

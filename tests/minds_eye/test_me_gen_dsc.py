@@ -96,8 +96,7 @@ def test_presets_differ_structurally() -> None:
     for name, (moving, pool) in expected.items():
         seen = set()
         assert dsc.generate(5, 0, dsc.PRESETS[name]).record["difficulty"] == name
-        for index in range(25):
-            scene, _ = dsc.plan(5, index, dsc.PRESETS[name])
+        for scene, _ in _plans(name, 25):  # the sweep's first plans: no planning of its own
             kinds = [s["motion"] and s["motion"]["type"] for s in scene["shapes"]]
             assert scene["params"]["motion_types"] == kinds
             moving_kinds = [k for k in kinds if k is not None]

@@ -574,6 +574,19 @@ def _lure_kind(rng: random.Random, own: dict[str, Any] | None, other: dict[str, 
     return rng.choice(SOLO_LURES if other is None else PAIR_LURES)
 
 
+Ends = tuple[dict[str, float], dict[str, float], dict[str, float], dict[str, float]]
+
+
+def _ends(k: int, starts: list[dict[str, float]], motions: list[dict[str, Any] | None]) -> Ends:
+    """Shape k's poses at t = 0.75 and t = 1, then the other shape's: where every lure of shape k starts from."""
+    return (
+        pose_at(starts[k], motions[k], TIMES[-1]),
+        pose_at(starts[k], motions[k], ANSWER_T),
+        pose_at(starts[1 - k], motions[1 - k], TIMES[-1]),
+        pose_at(starts[1 - k], motions[1 - k], ANSWER_T),
+    )
+
+
 def _lure(
     rng: random.Random,
     config: Config,
@@ -581,8 +594,10 @@ def _lure(
     names: list[str],
     starts: list[dict[str, float]],
     motions: list[dict[str, Any] | None],
+    ends: Ends | None = None,
 ) -> dict[str, Any] | None:
-    """Shape k's wrong pose at t = 1 (``pose``) and how it is wrong (``kind`` and its detail), or None if unusable.
+    """Shape k's wrong pose at t = 1 (``pose``) and how it is wrong (``kind`` and its detail), or None if unusable
+    (``ends``: :func:`_ends` of shape k, when already made).
 
     Most errors continue smoothly from the shape's t = 0.75 pose by one step about as large as the true
     one, so "pick the option that changed least from the last frame" finds nothing:
@@ -597,8 +612,7 @@ def _lure(
     """
     own, other = motions[k], motions[1 - k]
     name, start = names[k], starts[k]
-    last, right = pose_at(start, own, TIMES[-1]), pose_at(start, own, ANSWER_T)
-    other_last, other_right = pose_at(starts[1 - k], other, TIMES[-1]), pose_at(starts[1 - k], other, ANSWER_T)
+    last, right, other_last, other_right = _ends(k, starts, motions) if ends is None else ends
     kind = _lure_kind(rng, own, other)
     if kind == "wrong_time":
         t = rng.choice(config.wrong_times)
@@ -784,7 +798,10 @@ def _balanced_lure(
     name, right = names[k], pose_at(starts[k], motions[k], ANSWER_T)
     shown = _rasters(name, [pose_at(starts[k], motions[k], t) for t in TIMES])
     keep = PAIRED if motions[k] is not None else PAIRED_STILL
-    drawn = [d for d in (_lure(rng, config, k, names, starts, motions) for _ in range(PAIR_TRIES)) if d is not None]
+    ends = _ends(k, starts, motions)
+    drawn = [
+        d for d in (_lure(rng, config, k, names, starts, motions, ends) for _ in range(PAIR_TRIES)) if d is not None
+    ]
     if not drawn:
         return None
     last = place(SAMPLES[name], pose_at(starts[k], motions[k], TIMES[-1]))
@@ -851,7 +868,10 @@ def _draws(
     """``MATCH_DRAWS`` lure draws of moving shape k, those nearest another shown frame than the answer dropped;
     None when fewer than two are left (the scene is redrawn)."""
     name, own = names[k], motions[k]
-    drawn = [d for d in (_lure(rng, config, k, names, starts, motions) for _ in range(MATCH_DRAWS)) if d is not None]
+    ends = _ends(k, starts, motions)
+    drawn = [
+        d for d in (_lure(rng, config, k, names, starts, motions, ends) for _ in range(MATCH_DRAWS)) if d is not None
+    ]
     frames = [pose_at(starts[k], own, t) for t in TIMES]
     right = pose_at(starts[k], own, ANSWER_T)
     poses = [right] + [d["pose"] for d in drawn]
