@@ -96,8 +96,7 @@ def test_presets_differ_structurally() -> None:
     for name, (moving, pool) in expected.items():
         seen = set()
         assert dsc.generate(5, 0, dsc.PRESETS[name]).record["difficulty"] == name
-        for index in range(25):
-            scene, _ = dsc.plan(5, index, dsc.PRESETS[name])
+        for scene, _ in _plans(name, 25):  # the sweep's first plans: no planning of its own
             kinds = [s["motion"] and s["motion"]["type"] for s in scene["shapes"]]
             assert scene["params"]["motion_types"] == kinds
             moving_kinds = [k for k in kinds if k is not None]
@@ -297,14 +296,15 @@ def test_no_answer_cue_from_option_similarity_ink_change_or_the_start_frame(name
         hits["centroid (pose)"] += _centroid_hit(
             np.array([[dsc.frame_gap(names, a, b) for b in options] for a in options]), answer
         )
-        *panels, last_panel, first_panel = _panels(scene, [*options, last, first])
+        drawn = _panels(scene, [*options, *(f["poses"] for f in scene["frames"])])  # options, then t = 0 ... 0.75
+        panels, first_panel, last_panel = drawn[:4], drawn[4], drawn[-1]
         to_start_px = np.array([np.abs(p - first_panel).sum() for p in panels])
         hits["closest to t0 (pixels)"] += _least_hit(to_start_px, answer)
         hits["farthest from t0 (pixels)"] += _least_hit(-to_start_px, answer)
         hits["centroid (pixels)"] += _centroid_hit(
             np.array([[np.abs(a - b).sum() for b in panels] for a in panels]), answer
         )
-        small = [_small(p) for p in [*panels, *_panels(scene, [f["poses"] for f in scene["frames"]])]]
+        small = [_small(p) for p in drawn]
         to_frames = [np.mean([np.sqrt(((o - f) ** 2).mean()) for f in small[4:]]) for o in small[:4]]
         hits["farthest from the frames (32 px)"] += _least_hit(-np.array(to_frames), answer)
         ink = [float((p < 200).sum()) for p in panels]

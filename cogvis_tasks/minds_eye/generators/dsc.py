@@ -89,9 +89,10 @@ Presets (structural parameters: how many shapes move and the motion pool):
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -393,16 +394,43 @@ def place(points: np.ndarray, pose: dict[str, float]) -> np.ndarray:
 
 
 def _set_gap(a: np.ndarray, b: np.ndarray) -> float:
-    """How different two outlines look: their Hausdorff distance (a symmetric shape turned onto itself counts 0)."""
-    d = np.abs((a[:, 0] + 1j * a[:, 1])[:, None] - (b[:, 0] + 1j * b[:, 1])[None, :])
+    """How different two outlines (complex points) look: their Hausdorff distance (a symmetric shape turned onto
+    itself counts 0)."""
+    d = np.abs(a[:, None] - b[None, :])
     return float(max(d.min(axis=1).max(), d.min(axis=0).max()))
 
 
+PoseKey = tuple[float, float, float, float, float, float]
+
+
+def _key(pose: dict[str, float]) -> PoseKey:
+    return (pose["cx"], pose["cy"], pose["angle"], pose["sx"], pose["sy"], pose["shear"])
+
+
+@functools.lru_cache(maxsize=4096)
+def _outline_at(name: str, key: PoseKey) -> np.ndarray:
+    cx, cy, angle, sx, sy, shear = key
+    pts = place(SAMPLES[name], {"cx": cx, "cy": cy, "angle": angle, "sx": sx, "sy": sy, "shear": shear})
+    z = pts[:, 0] + 1j * pts[:, 1]
+    z.flags.writeable = False
+    return z
+
+
+def _outline(name: str, pose: dict[str, float]) -> np.ndarray:
+    """The shape's outline samples in a pose as complex numbers, remembered: a plan compares the same poses (shown
+    frames, answer poses) many times."""
+    return _outline_at(name, _key(pose))
+
+
+@functools.lru_cache(maxsize=16384)
+def _gap_at(name: str, a: PoseKey, b: PoseKey) -> float:
+    return _set_gap(_outline_at(name, a), _outline_at(name, b))
+
+
 def frame_gap(names: list[str], first: list[dict[str, float]], second: list[dict[str, float]]) -> float:
-    """How different two frames look: the most changed shape decides."""
-    return max(
-        _set_gap(place(SAMPLES[n], p), place(SAMPLES[n], q)) for n, p, q in zip(names, first, second, strict=True)
-    )
+    """How different two frames look: the most changed shape decides (outline distances remembered, see
+    :func:`_outline`)."""
+    return max(_gap_at(n, _key(p), _key(q)) for n, p, q in zip(names, first, second, strict=True))
 
 
 def _outline_length(name: str, pose: dict[str, float]) -> float:
@@ -546,6 +574,19 @@ def _lure_kind(rng: random.Random, own: dict[str, Any] | None, other: dict[str, 
     return rng.choice(SOLO_LURES if other is None else PAIR_LURES)
 
 
+Ends = tuple[dict[str, float], dict[str, float], dict[str, float], dict[str, float]]
+
+
+def _ends(k: int, starts: list[dict[str, float]], motions: list[dict[str, Any] | None]) -> Ends:
+    """Shape k's poses at t = 0.75 and t = 1, then the other shape's: where every lure of shape k starts from."""
+    return (
+        pose_at(starts[k], motions[k], TIMES[-1]),
+        pose_at(starts[k], motions[k], ANSWER_T),
+        pose_at(starts[1 - k], motions[1 - k], TIMES[-1]),
+        pose_at(starts[1 - k], motions[1 - k], ANSWER_T),
+    )
+
+
 def _lure(
     rng: random.Random,
     config: Config,
@@ -553,8 +594,10 @@ def _lure(
     names: list[str],
     starts: list[dict[str, float]],
     motions: list[dict[str, Any] | None],
+    ends: Ends | None = None,
 ) -> dict[str, Any] | None:
-    """Shape k's wrong pose at t = 1 (``pose``) and how it is wrong (``kind`` and its detail), or None if unusable.
+    """Shape k's wrong pose at t = 1 (``pose``) and how it is wrong (``kind`` and its detail), or None if unusable
+    (``ends``: :func:`_ends` of shape k, when already made).
 
     Most errors continue smoothly from the shape's t = 0.75 pose by one step about as large as the true
     one, so "pick the option that changed least from the last frame" finds nothing:
@@ -569,8 +612,7 @@ def _lure(
     """
     own, other = motions[k], motions[1 - k]
     name, start = names[k], starts[k]
-    last, right = pose_at(start, own, TIMES[-1]), pose_at(start, own, ANSWER_T)
-    other_last, other_right = pose_at(starts[1 - k], other, TIMES[-1]), pose_at(starts[1 - k], other, ANSWER_T)
+    last, right, other_last, other_right = _ends(k, starts, motions) if ends is None else ends
     kind = _lure_kind(rng, own, other)
     if kind == "wrong_time":
         t = rng.choice(config.wrong_times)
@@ -756,7 +798,10 @@ def _balanced_lure(
     name, right = names[k], pose_at(starts[k], motions[k], ANSWER_T)
     shown = _rasters(name, [pose_at(starts[k], motions[k], t) for t in TIMES])
     keep = PAIRED if motions[k] is not None else PAIRED_STILL
-    drawn = [d for d in (_lure(rng, config, k, names, starts, motions) for _ in range(PAIR_TRIES)) if d is not None]
+    ends = _ends(k, starts, motions)
+    drawn = [
+        d for d in (_lure(rng, config, k, names, starts, motions, ends) for _ in range(PAIR_TRIES)) if d is not None
+    ]
     if not drawn:
         return None
     last = place(SAMPLES[name], pose_at(starts[k], motions[k], TIMES[-1]))
@@ -778,22 +823,121 @@ def _balanced_lure(
     return None if found is None else found[1]
 
 
-def _look(name: str, poses: list[dict[str, float]], shown: np.ndarray, last: np.ndarray) -> np.ndarray:
-    """What surface statistics see of one shape in each pose, one row per pose: its overlap (cosine of the rasters,
-    :func:`_rasters`) with each shown frame ``shown`` (t = 0 ... 0.75; saturates at 0 once outlines part, as pixel
-    distances do), its line length, outline extremes (left, right, bottom, top), the distance of its centre from
-    the panel centre, and its outline distance to the t = 0.75 pose (``last``, outline points)."""
-    r = _rasters(name, poses)
-    cos = (r @ shown.T) / (np.linalg.norm(r, axis=1)[:, None] * np.linalg.norm(shown, axis=1)[None] + 1e-9)
+def _overlap(rasters: np.ndarray, shown: np.ndarray) -> np.ndarray:
+    """Each pose's overlap with each shown frame: the cosine of their rasters (:func:`_rasters`; saturates at 0 once
+    outlines part, as pixel distances do)."""
+    return (rasters @ shown.T) / (np.linalg.norm(rasters, axis=1)[:, None] * np.linalg.norm(shown, axis=1)[None] + 1e-9)
+
+
+def _look(name: str, poses: list[dict[str, float]], overlap: np.ndarray, last: np.ndarray) -> np.ndarray:
+    """What surface statistics see of one shape in each pose, one row per pose: its overlap with each shown frame
+    (t = 0 ... 0.75, :func:`_overlap`), its line length, outline extremes (left, right, bottom, top), the distance of
+    its centre from the panel centre, and its outline distance to the t = 0.75 pose (``last``, complex outline
+    points)."""
     lines = [np.diff(_place_many(np.asarray(line, dtype=float), poses), axis=1) for line in SHAPES[name]]
     ink = sum(np.hypot(seg[..., 0], seg[..., 1]).sum(axis=1) for seg in lines)
     pts = _place_many(SAMPLES[name], poses)
-    z, z_last = pts[..., 0] + 1j * pts[..., 1], last[:, 0] + 1j * last[:, 1]
-    near = np.abs(z[:, :, None] - z_last[None, None, :])
+    z = pts[..., 0] + 1j * pts[..., 1]
+    near = np.abs(z[:, :, None] - last[None, None, :])
     outline = np.maximum(near.min(axis=2).max(axis=1), near.min(axis=1).max(axis=1))
     ext = [pts[..., 0].min(1), pts[..., 0].max(1), pts[..., 1].min(1), pts[..., 1].max(1)]
     centre = np.hypot(pts[..., 0].mean(1), pts[..., 1].mean(1))
-    return np.column_stack([cos, ink, *ext, centre, outline])
+    return np.column_stack([overlap, ink, *ext, centre, outline])
+
+
+@dataclass
+class _Draws:
+    """One moving shape's lure draws that lie, like its answer pose, nearest the same shown frame: the draws, and
+    for the answer pose (row 0) and each draw its :func:`_look` statistics."""
+
+    k: int
+    right: dict[str, float]
+    drawn: list[dict[str, Any]]
+    looks: np.ndarray
+    usable: dict[int, bool] = dataclasses.field(default_factory=dict)
+
+
+def _draws(
+    rng: random.Random,
+    config: Config,
+    k: int,
+    names: list[str],
+    starts: list[dict[str, float]],
+    motions: list[dict[str, Any] | None],
+) -> _Draws | None:
+    """``MATCH_DRAWS`` lure draws of moving shape k, those nearest another shown frame than the answer dropped;
+    None when fewer than two are left (the scene is redrawn)."""
+    name, own = names[k], motions[k]
+    ends = _ends(k, starts, motions)
+    drawn = [
+        d for d in (_lure(rng, config, k, names, starts, motions, ends) for _ in range(MATCH_DRAWS)) if d is not None
+    ]
+    frames = [pose_at(starts[k], own, t) for t in TIMES]
+    right = pose_at(starts[k], own, ANSWER_T)
+    poses = [right] + [d["pose"] for d in drawn]
+    rasters, shown = _rasters(name, poses), _rasters(name, frames)
+    overlap = _overlap(rasters, shown)
+    nearest = overlap.argmax(axis=1)  # the shown frame each pose overlaps most
+    keep = np.flatnonzero(nearest[1:] == nearest[0])
+    if len(keep) < 2:
+        return None
+    rows = np.concatenate([[0], keep + 1])
+    looks = _look(name, [poses[i] for i in rows], overlap[rows], _outline(name, frames[-1]))
+    return _Draws(k, right, [drawn[i] for i in keep], looks)
+
+
+def _pair_order(
+    config: Config, looks: np.ndarray, partner: tuple[float, float] | None, cap: float | None
+) -> tuple[Iterator[tuple[int, int]], np.ndarray, np.ndarray]:
+    """The admissible pairs of draws (indices into the draws), best first (see :func:`_matched_lure`), and per pair
+    how much more (``up``) and less (``down``) than the answer pose its members change from t = 0.75."""
+    n = len(looks) - 1
+    scale = looks.std(axis=0) + 1e-3
+    diff = (looks[1:] - looks[0]) / scale
+    size = np.abs(diff[:, None]) + np.abs(diff[None])
+    cost = np.abs(diff[:, None] + diff[None]).sum(axis=2) + SIZE_WEIGHT * size.sum(axis=2)
+    signed = list(SIGNED) + ([INK_LOOK] if _monotonic(config) else [])
+    cost[(diff[:, None, signed] * diff[None, :, signed] > 1e-4).any(axis=2)] = np.inf
+    moved = looks[1:, CHANGE_LOOK] - looks[0, CHANGE_LOOK]
+    up, down = np.maximum(moved[:, None], moved[None]), -np.minimum(moved[:, None], moved[None])
+    if partner is not None:  # the two mixed outcomes of the coins must rank the answer differently by change
+        cost[(partner[0] < down) == (up < partner[1])] = np.inf
+    if cap is not None:  # the lure that changes more stays below the other shape's true change where it can
+        cost = cost + np.where(up > cap, np.inf if _monotonic(config) else CAP_PENALTY, 0.0)
+    cost[np.tril_indices(n)] = np.inf
+    finite = np.flatnonzero(np.isfinite(cost.ravel()))
+    order = (divmod(int(flat), n) for flat in finite[np.argsort(cost.ravel()[finite], kind="stable")])
+    return order, up, down
+
+
+def _usable_pairs(
+    order: Iterable[tuple[int, int]],
+    pool: _Draws,
+    names: list[str],
+    starts: list[dict[str, float]],
+    motions: list[dict[str, Any] | None],
+    limit: int,
+) -> list[tuple[int, int]]:
+    """The first ``limit`` pairs, in the order given, whose lures are both usable (each draw checked once)."""
+
+    def ok(i: int) -> bool:
+        if i not in pool.usable:
+            pool.usable[i] = _usable(pool.drawn[i], names[pool.k], pool.k, pool.right, starts, motions)
+        return pool.usable[i]
+
+    found = []
+    for i, j in order:
+        if ok(i) and ok(j):
+            found.append((i, j))
+            if len(found) == limit:
+                break
+    return found
+
+
+def _coin(rng: random.Random, pool: _Draws, pair: tuple[int, int]) -> dict[str, Any]:
+    """One lure of the pair, by a fair coin: either side of the answer equally often."""
+    chosen = pool.drawn[pair[0]] if rng.random() < 0.5 else pool.drawn[pair[1]]
+    return {key: v for key, v in chosen.items() if key != "step"}
 
 
 def _matched_lure(
@@ -818,36 +962,15 @@ def _matched_lure(
     is always nearest the last one; pairs that only balance signs left lures that were near the frames much
     closer, and lures that were far only slightly farther (pixel distances saturate), so the answer was the option
     farthest from every frame; the size term keeps both members of a pair near the answer."""
-    name, own = names[k], motions[k]
-    drawn = [d for d in (_lure(rng, config, k, names, starts, motions) for _ in range(MATCH_DRAWS)) if d is not None]
-    frames = [pose_at(starts[k], own, t) for t in TIMES]
-    right = pose_at(starts[k], own, ANSWER_T)
-    looks = _look(name, [right] + [d["pose"] for d in drawn], _rasters(name, frames), place(SAMPLES[name], frames[-1]))
-    nearest = looks[:, :4].argmax(axis=1)  # the shown frame each pose overlaps most
-    keep = np.flatnonzero(nearest[1:] == nearest[0])
-    if len(keep) < 2:
+    pool = _draws(rng, config, k, names, starts, motions)
+    if pool is None:
         return None
-    drawn, looks = [drawn[i] for i in keep], looks[np.concatenate([[0], keep + 1])]
-    scale = looks.std(axis=0) + 1e-3
-    diff = (looks[1:] - looks[0]) / scale
-    size = np.abs(diff[:, None]) + np.abs(diff[None])
-    cost = np.abs(diff[:, None] + diff[None]).sum(axis=2) + SIZE_WEIGHT * size.sum(axis=2)
-    signed = list(SIGNED) + ([INK_LOOK] if _monotonic(config) else [])
-    cost[(diff[:, None, signed] * diff[None, :, signed] > 1e-4).any(axis=2)] = np.inf
-    moved = looks[1:, CHANGE_LOOK] - looks[0, CHANGE_LOOK]
-    up, down = np.maximum(moved[:, None], moved[None]), -np.minimum(moved[:, None], moved[None])
-    if partner is not None:  # the two mixed outcomes of the coins must rank the answer differently by change
-        cost[(partner[0] < down) == (up < partner[1])] = np.inf
-    if cap is not None:  # the lure that changes more stays below the other shape's true change where it can
-        cost = cost + np.where(up > cap, np.inf if _monotonic(config) else CAP_PENALTY, 0.0)
-    cost[np.tril_indices(len(drawn))] = np.inf
-    finite = np.flatnonzero(np.isfinite(cost.ravel()))
-    order = (divmod(int(flat), len(drawn)) for flat in finite[np.argsort(cost.ravel()[finite], kind="stable")])
-    found = _usable_pair(order, drawn, name, k, right, starts, motions, rng)
-    if found is None:
+    order, up, down = _pair_order(config, pool.looks, partner, cap)
+    found = _usable_pairs(order, pool, names, starts, motions, 1)
+    if not found:
         return None
-    (i, j), lure = found
-    return lure, (float(up[i, j]), float(down[i, j]))
+    i, j = found[0]
+    return _coin(rng, pool, (i, j)), (float(up[i, j]), float(down[i, j]))
 
 
 def _monotonic(config: Config) -> bool:
@@ -875,10 +998,10 @@ def _matched_lures(
         for n, s, m in zip(names, starts, motions, strict=True)
     ]
     first = int(change[1] > change[0])
+    cap = change[first] - change[1 - first]
     lead = _matched_lure(rng, config, first, names, starts, motions)
     if lead is None:
         return None
-    cap = change[first] - change[1 - first]
     follow = _matched_lure(rng, config, 1 - first, names, starts, motions, lead[1], cap)
     if follow is None:
         return None
