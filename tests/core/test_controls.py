@@ -75,7 +75,15 @@ def test_controls_reach_the_model_in_both_harnesses(tmp_path, minds_eye_root, st
     """Both stock CLIs send the control's replacement (same pixels in both), the prompt text unchanged."""
     import json
 
-    from helpers.harness import evalscope_openai, evalscope_report, harness_env, lmms_results, report_metric, run
+    from helpers.harness import (
+        evalscope_openai,
+        evalscope_report,
+        harness_env,
+        lmms_openai,
+        lmms_results,
+        report_metric,
+        run,
+    )
     from helpers.openai_stub import decode_data_url_image, message_parts
 
     from cogvis_tasks.minds_eye import benchmark as minds_eye
@@ -98,14 +106,8 @@ def test_controls_reach_the_model_in_both_harnesses(tmp_path, minds_eye_root, st
 
     stub.responder = responder
     env = harness_env(tmp_path, minds_eye_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
-    lmms = [
-        "lmms-eval",
-        "--model",
-        "openai",
-        "--model_args",
-        f"model_version=lm,base_url={stub.url},max_retries=1,num_concurrent=4",
-    ]
-    run([*lmms, "--tasks", "minds_eye_blank,minds_eye_lowres", "--output_path", str(tmp_path / "out")], env, tmp_path)
+    lmms = lmms_openai(stub.url, "minds_eye_blank,minds_eye_lowres", tmp_path / "out", model="lm", num_concurrent=4)
+    run(lmms, env, tmp_path)
     res = lmms_results(tmp_path / "out")["results"]
     work = tmp_path / "work"
     args = json.dumps(

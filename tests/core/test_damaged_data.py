@@ -24,7 +24,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from helpers.harness import harness_env, run
+from helpers.harness import harness_env, lmms_openai, run
 from helpers.openai_stub import StubServer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -277,9 +277,7 @@ def _assert_located_and_nothing_sent(proc: Any, stub: StubServer, root: Path) ->
 def test_lmms_eval_run_with_a_cut_image_fails_before_any_request(tmp_path: Path, cut_image_root: Path) -> None:
     with StubServer(lambda body: '{"answer": "T"}') as stub:
         env = harness_env(tmp_path, cut_image_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
-        model_args = f"model_version=stub,base_url={stub.url},max_retries=1"
-        proc = run(["lmms-eval", "--model", "openai", "--model_args", model_args, "--tasks", "visfactor_cf1",
-                    "--output_path", str(tmp_path / "out")], env, tmp_path)  # fmt: skip
+        proc = run(lmms_openai(stub.url, "visfactor_cf1", tmp_path / "out", model="stub"), env, tmp_path)
         _assert_located_and_nothing_sent(proc, stub, cut_image_root)
     assert not list(
         (tmp_path / "out").glob("**/*_results.json")

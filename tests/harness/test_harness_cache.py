@@ -19,7 +19,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.harness import evalscope_baseline, evalscope_report, harness_env, report_metric, request_key, run
+from helpers.harness import (
+    evalscope_baseline,
+    evalscope_report,
+    harness_env,
+    lmms_openai,
+    report_metric,
+    request_key,
+    run,
+)
 from helpers.openai_stub import StubServer
 
 from cogvis_tasks.visfactor.files import write_parquet
@@ -28,6 +36,8 @@ from cogvis_tasks.visfactor.synthetic import synthetic_rows
 pytestmark = pytest.mark.slow
 MODEL = "stub-vlm"
 GEN_TASK = "visfactor_gen_normal"
+#: Three subtests whose prompt text is the same for every item (only the images differ), the keys' hard case.
+SUBTESTS = ("cf1", "s1", "vz2")
 
 
 def _shown(body: dict[str, Any]) -> str:
@@ -36,20 +46,7 @@ def _shown(body: dict[str, Any]) -> str:
 
 
 def _lmms(stub: StubServer, tasks: str, out: Path, *extra: str) -> list[str]:
-    args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,timeout=20,num_concurrent=4"
-    return [
-        "lmms-eval",
-        "--model",
-        "openai",
-        "--model_args",
-        args,
-        "--tasks",
-        tasks,
-        "--output_path",
-        str(out),
-        "--log_samples",
-        *extra,
-    ]
+    return lmms_openai(stub.url, tasks, out, "--log_samples", *extra, model=MODEL, timeout=20, num_concurrent=4)
 
 
 def _responses(out: Path) -> dict[tuple[str, int], str]:
@@ -91,7 +88,7 @@ def test_lmms_eval_cache_follows_the_generator_seed(tmp_path: Path, stub: StubSe
     stub.responder = _shown
     base = dict(LMMS_EVAL_PLUGINS="cogvis_tasks", COGVIS_GEN_ITEMS="2")
     env = lambda seed: harness_env(tmp_path, tmp_path, **base, COGVIS_GEN_SEED=seed)  # noqa: E731
-    _fresh_and_cached(tmp_path, stub, GEN_TASK, env("1"), env("2"))
+    _fresh_and_cached(tmp_path, stub, ",".join(f"{GEN_TASK}_{s}" for s in SUBTESTS), env("1"), env("2"))
 
 
 def test_lmms_eval_cache_follows_the_data_dir(tmp_path: Path, stub: StubServer) -> None:
@@ -102,7 +99,7 @@ def test_lmms_eval_cache_follows_the_data_dir(tmp_path: Path, stub: StubServer) 
         write_parquet(synthetic_rows(items_per_subtest=1, seed=seed), root / "visfactor" / "test.parquet")
         roots.append(root)
     env = lambda root: harness_env(tmp_path, root, LMMS_EVAL_PLUGINS="cogvis_tasks")  # noqa: E731
-    _fresh_and_cached(tmp_path, stub, "visfactor", env(roots[0]), env(roots[1]))
+    _fresh_and_cached(tmp_path, stub, ",".join(f"visfactor_{s}" for s in SUBTESTS), env(roots[0]), env(roots[1]))
 
 
 def _evalscope(work: Path, env: dict[str, str], cwd: Path, dataset_args: dict[str, Any], *extra: str) -> Any:

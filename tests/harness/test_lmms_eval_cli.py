@@ -17,6 +17,7 @@ import pytest
 from helpers.harness import (
     OracleResponder,
     harness_env,
+    lmms_openai,
     lmms_results,
     request_key,
     run,
@@ -33,13 +34,8 @@ pytestmark = pytest.mark.slow
 MODEL = "stub-vlm"
 
 
-def _openai_args(stub: StubServer) -> list[str]:
-    return [
-        "--model",
-        "openai",
-        "--model_args",
-        f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,timeout=20,num_concurrent=4",
-    ]
+def _openai(stub: StubServer, tasks: str, out: Path, *extra: str) -> list[str]:
+    return lmms_openai(stub.url, tasks, out, *extra, model=MODEL, timeout=20, num_concurrent=4)
 
 
 def test_plugin_opt_in_runs_our_visfactor_with_interleaved_requests(
@@ -49,15 +45,7 @@ def test_plugin_opt_in_runs_our_visfactor_with_interleaved_requests(
     stub.responder = OracleResponder(samples)
     env = harness_env(tmp_path, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
     proc = run(
-        [
-            "lmms-eval",
-            *_openai_args(stub),
-            "--tasks",
-            "visfactor",
-            "--output_path",
-            str(tmp_path / "out"),
-            "--log_samples",
-        ],
+        _openai(stub, "visfactor", tmp_path / "out", "--log_samples"),
         env,
         tmp_path,
     )
@@ -97,16 +85,7 @@ def test_include_path_without_plugin_variable(tmp_path: Path, data_root: Path, s
     ).stdout.strip()
     assert Path(tasks_dir, "visfactor", "visfactor.yaml").is_file()
     run(
-        [
-            "lmms-eval",
-            *_openai_args(stub),
-            "--include_path",
-            tasks_dir,
-            "--tasks",
-            "visfactor",
-            "--output_path",
-            str(tmp_path / "out"),
-        ],
+        _openai(stub, "visfactor", tmp_path / "out", "--include_path", tasks_dir),
         env,
         tmp_path,
     )
@@ -122,15 +101,7 @@ def test_cot_variant_failures_and_unparseable_answers_are_counted(
     stub.responder = scripted_cot_responder(visfactor_samples(data_root, condition="cot"), "CS1", "MA1")
     env = harness_env(tmp_path, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
     run(
-        [
-            "lmms-eval",
-            *_openai_args(stub),
-            "--tasks",
-            "visfactor_cot_cs1,visfactor_cot_ma1,visfactor_cot_s1",
-            "--output_path",
-            str(tmp_path / "out"),
-            "--log_samples",
-        ],
+        _openai(stub, "visfactor_cot_cs1,visfactor_cot_ma1,visfactor_cot_s1", tmp_path / "out", "--log_samples"),
         env,
         tmp_path,
     )

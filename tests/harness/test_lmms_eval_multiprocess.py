@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.harness import BIN, harness_env, lmms_results, run, visfactor_samples
+from helpers.harness import BIN, harness_env, lmms_openai, lmms_results, run, visfactor_samples
 from helpers.openai_stub import StubServer
 
 from cogvis_tasks.core import baselines
@@ -101,10 +101,7 @@ def test_openai_back_end_refuses_cpu_processes_and_exits_0(tmp_path: Path, data_
     stop before any request; the launch still exits 0 and only the missing results file tells (README: harness use).
     Once lmms-eval accepts gloo here this fails, and the comparison above applies to it as to the baselines."""
     env = harness_env(tmp_path, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
-    model_args = (
-        f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,timeout=20,num_concurrent=4"
-    )
-    args = ["--model", "openai", "--model_args", model_args, "--tasks", TASKS, "--output_path", str(tmp_path / "two")]
+    args = lmms_openai(stub.url, TASKS, tmp_path / "two", model=MODEL, timeout=20, num_concurrent=4)[1:]  # no CLI name
     proc = _launch(args, env, tmp_path)
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out[-3000:]

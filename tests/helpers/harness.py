@@ -115,16 +115,22 @@ def scripted_cot_responder(samples: list[Sample], fail_subtest: str, unparseable
     return responder
 
 
-def lmms_openai(
-    stub_url: str, tasks: str, out: Path, *extra: str, model: str = "stub-vlm", **args: object
-) -> list[str]:
-    """A stock ``lmms-eval`` command for its ``openai`` back end against the stub, one retry and no back-off (the
-    twin of :func:`evalscope_openai`); ``args`` go into ``--model_args`` after those (``timeout=60``, ...)."""
+def lmms_openai_model(stub_url: str, model: str = "stub-vlm", **args: object) -> list[str]:
+    """lmms-eval's ``openai`` back end against the stub, one retry and no back-off: ``--model openai --model_args
+    ...``; ``args`` go into ``--model_args`` after those (``timeout=60``, ...)."""
     model_args = ",".join(
         [f"model_version={model}", f"base_url={stub_url}", "max_retries=1", "retry_backoff_s=0"]
         + [f"{k}={v}" for k, v in args.items()]
     )
-    return ["lmms-eval", "--model", "openai", "--model_args", model_args, "--tasks", tasks, "--output_path", str(out),
+    return ["--model", "openai", "--model_args", model_args]
+
+
+def lmms_openai(
+    stub_url: str, tasks: str, out: Path, *extra: str, model: str = "stub-vlm", **args: object
+) -> list[str]:
+    """A stock ``lmms-eval`` command for its ``openai`` back end against the stub (the twin of
+    :func:`evalscope_openai`); ``model`` and ``args`` as in :func:`lmms_openai_model`."""
+    return ["lmms-eval", *lmms_openai_model(stub_url, model, **args), "--tasks", tasks, "--output_path", str(out),
             *extra]  # fmt: skip
 
 

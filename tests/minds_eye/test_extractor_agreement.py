@@ -19,6 +19,7 @@ from helpers.harness import (
     evalscope_openai,
     evalscope_report,
     harness_env,
+    lmms_openai,
     lmms_results,
     report_metric,
     run,
@@ -72,9 +73,7 @@ def test_both_harnesses_agree_when_a_task_has_no_judged_rows(
     judge_env = dict(API_TYPE="openai", MODEL_VERSION=JUDGE, OPENAI_API_URL=stub.url)
     judge_env.update(COGVIS_JUDGE_RETRIES="1", COGVIS_JUDGE_RETRY_DELAY="0")
     env = harness_env(tmp_path, minds_eye_root, LMMS_EVAL_PLUGINS="cogvis_tasks", **judge_env)
-    model_args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,num_concurrent=4"
-    run(["lmms-eval", "--model", "openai", "--model_args", model_args, "--tasks", "minds_eye_llm", "--output_path", str(tmp_path / "o")],
-        env, tmp_path)  # fmt: skip
+    run(lmms_openai(stub.url, "minds_eye_llm", tmp_path / "o", model=MODEL, num_concurrent=4), env, tmp_path)
     res = lmms_results(tmp_path / "o")["results"]
     assert math.isnan(res["minds_eye_llm_pf"]["extractor_agreement,none"])
     lmms_value = res["minds_eye_llm"]["extractor_agreement,none"]

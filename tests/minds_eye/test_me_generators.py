@@ -23,6 +23,7 @@ from helpers.harness import (
     evalscope_baseline,
     evalscope_report,
     harness_env,
+    lmms_openai,
     lmms_results,
     report_metric,
     run,
@@ -222,13 +223,7 @@ def test_harnesses_run_generated_minds_eye(tmp_path: Path, stub: StubServer) -> 
 
     samples = generated.samples(preset="hard", seed=9, n=3)
     stub.responder = WrongPicker(samples)
-    model = [
-        "--model",
-        "openai",
-        "--model_args",
-        f"model_version=stub-vlm,base_url={stub.url},max_retries=1,num_concurrent=4",
-    ]
-    run(["lmms-eval", *model, "--tasks", "minds_eye_gen_hard", *logged, str(tmp_path / "w")], env, tmp_path)
+    run(lmms_openai(stub.url, "minds_eye_gen_hard", tmp_path / "w", "--log_samples", num_concurrent=4), env, tmp_path)
     res = lmms_results(tmp_path / "w")["results"]
     assert res["minds_eye_gen_hard"]["accuracy,none"] == 0.0
     for task in TASK_IDS:

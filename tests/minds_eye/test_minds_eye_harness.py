@@ -17,6 +17,7 @@ from helpers.harness import (
     evalscope_openai,
     evalscope_report,
     harness_env,
+    lmms_openai,
     lmms_results,
     report_metric,
     run,
@@ -33,13 +34,8 @@ MODEL, JUDGE = "stub-vlm", "stub-judge"
 TASK_IDS = [t.id for t in TASKS]
 
 
-def _lmms_args(stub: StubServer) -> list[str]:
-    return [
-        "--model",
-        "openai",
-        "--model_args",
-        f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,num_concurrent=4",
-    ]
+def _lmms(stub: StubServer, tasks: str, out: Path) -> list[str]:
+    return lmms_openai(stub.url, tasks, out, model=MODEL, num_concurrent=4)
 
 
 class ScriptedModel:
@@ -77,7 +73,7 @@ def test_lmms_eval_conditions_dimensions_and_distractors(
     )
     env = harness_env(tmp_path, minds_eye_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
     run(
-        ["lmms-eval", *_lmms_args(stub), "--tasks", "minds_eye,minds_eye_hint", "--output_path", str(tmp_path / "out")],
+        _lmms(stub, "minds_eye,minds_eye_hint", tmp_path / "out"),
         env,
         tmp_path,
     )
@@ -113,7 +109,7 @@ def test_lmms_eval_llm_extraction_counts_judge_errors_and_agreement(
         COGVIS_JUDGE_RETRY_DELAY="0",
     )
     run(
-        ["lmms-eval", *_lmms_args(stub), "--tasks", "minds_eye_llm", "--output_path", str(tmp_path / "out")],
+        _lmms(stub, "minds_eye_llm", tmp_path / "out"),
         env,
         tmp_path,
     )
@@ -260,7 +256,7 @@ def test_new_prompt_conditions_in_both_harnesses(tmp_path: Path, minds_eye_root:
         tmp_path, minds_eye_root, LMMS_EVAL_PLUGINS="cogvis_tasks", COGVIS_GEN_SEED="5", COGVIS_GEN_ITEMS="1"
     )
     tasks = "minds_eye_cot,minds_eye_direct,minds_eye_gen_elimination"
-    run(["lmms-eval", *_lmms_args(stub), "--tasks", tasks, "--output_path", str(tmp_path / "out")], env, tmp_path)
+    run(_lmms(stub, tasks, tmp_path / "out"), env, tmp_path)
     res = lmms_results(tmp_path / "out")["results"]
     assert res["minds_eye_cot"]["accuracy,none"] == 1.0 and res["minds_eye_cot"]["items,none"] == 24
     assert res["minds_eye_direct"]["accuracy,none"] == 1.0 and res["minds_eye_gen_elimination"]["items,none"] == 8

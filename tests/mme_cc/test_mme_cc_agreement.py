@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers.harness import OracleResponder, evalscope_openai, harness_env, lmms_results, run
+from helpers.harness import OracleResponder, evalscope_openai, harness_env, lmms_openai, lmms_results, run
 from helpers.openai_stub import StubServer, message_parts
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -271,12 +271,9 @@ def harness_runs(tmp_path_factory: pytest.TempPathFactory) -> dict:
     with StubServer(ModelAndJudge(samples)) as stub:
         env = harness_env(base, root, LMMS_EVAL_PLUGINS="cogvis_tasks", API_TYPE="openai", MODEL_VERSION=JUDGE,
                           OPENAI_API_URL=stub.url, COGVIS_JUDGE_RETRIES="1", COGVIS_JUDGE_RETRY_DELAY="0")  # fmt: skip
-        model_args = (
-            f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,timeout=60,num_concurrent=4"
-        )
-        lmms_cmd = ["lmms-eval", "--model", "openai", "--model_args", model_args, "--tasks", "mme_cc_describe",
-                    "--gen_kwargs", "temperature=1.0,top_p=0.7,do_sample=true",  # the paper's open-model decoding, one flag
-                    "--output_path", str(base / "lmms"), "--log_samples"]  # fmt: skip
+        lmms_cmd = lmms_openai(stub.url, "mme_cc_describe", base / "lmms", "--log_samples",
+                               "--gen_kwargs", "temperature=1.0,top_p=0.7,do_sample=true",  # the paper's open-model decoding, one flag
+                               model=MODEL, timeout=60, num_concurrent=4)  # fmt: skip
         (base / "lmms_log").mkdir()
         run(lmms_cmd, env, base / "lmms_log", timeout=900)
         lmms_requests = list(stub.requests)

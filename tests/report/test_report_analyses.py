@@ -182,7 +182,7 @@ def test_controls_validity_correlations_length_and_human_alpha_on_real_runs(
     from concurrent.futures import ThreadPoolExecutor
 
     import numpy as np
-    from helpers.harness import OracleResponder, harness_env, run
+    from helpers.harness import OracleResponder, harness_env, lmms_openai, run
     from helpers.openai_stub import StubServer, message_parts
 
     from cogvis_tasks.core import baselines
@@ -218,10 +218,9 @@ def test_controls_validity_correlations_length_and_human_alpha_on_real_runs(
         env = harness_env(tmp_path, root, LMMS_EVAL_PLUGINS="cogvis_tasks")
         jobs = []
         for model in skill:
-            args = f"model_version={model},base_url={stub.url},max_retries=1,num_concurrent=4"
             (tmp_path / model).mkdir()
-            cmd = ["lmms-eval", "--model", "openai", "--model_args", args, "--tasks", tasks, "--log_samples"]
-            jobs.append(([*cmd, "--output_path", str(tmp_path / model / "out")], tmp_path / model))
+            cmd = lmms_openai(stub.url, tasks, tmp_path / model / "out", "--log_samples", model=model, num_concurrent=4)
+            jobs.append((cmd, tmp_path / model))
         with ThreadPoolExecutor(max_workers=2) as pool:
             list(pool.map(lambda job: run(job[0], env, job[1]), jobs))
     dirs = [str(tmp_path / m / "out") for m in skill]

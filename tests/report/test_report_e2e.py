@@ -32,6 +32,7 @@ from helpers.harness import (
     evalscope_openai,
     evalscope_report,
     harness_env,
+    lmms_openai_model,
     lmms_results,
     report_metric,
     run,
@@ -116,13 +117,10 @@ def runs(
         judge = dict(API_TYPE="openai", MODEL_VERSION=JUDGE, OPENAI_API_URL=stub.url, COGVIS_JUDGE_RETRIES="1",
                      COGVIS_JUDGE_RETRY_DELAY="0", COGVIS_JUDGE_TIMEOUT="20")  # fmt: skip
         env = harness_env(base, root, LMMS_EVAL_PLUGINS="cogvis_tasks", **judge)
-        stub_args = (
-            f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0,timeout=20,num_concurrent=4"
-        )
         commands = {
             "cogvis_oracle": ["--model", "cogvis_oracle"],
             "cogvis_random": ["--model", "cogvis_random", "--model_args", "seed=3"],
-            STUB_LMMS: ["--model", "openai", "--model_args", stub_args],
+            STUB_LMMS: lmms_openai_model(stub.url, MODEL, timeout=20, num_concurrent=4),
         }
         dirs = {label: base / label.split()[0] for label in commands}
         es_work = base / "evalscope"

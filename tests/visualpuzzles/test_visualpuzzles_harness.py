@@ -6,7 +6,15 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers.harness import OracleResponder, evalscope_openai, evalscope_report, harness_env, lmms_results, run
+from helpers.harness import (
+    OracleResponder,
+    evalscope_openai,
+    evalscope_report,
+    harness_env,
+    lmms_openai,
+    lmms_results,
+    run,
+)
 from helpers.openai_stub import StubServer, message_parts
 
 from cogvis_tasks.lmms_eval.compat import TASKS_DIR
@@ -35,22 +43,7 @@ def test_lmms_eval_both_conditions_and_best_of(tmp_path: Path, visualpuzzles_roo
     ids = sorted({s.id for s in samples})
     stub.responder = _responder(samples, wrong_cot=set(ids[:5]), wrong_direct=set(ids[:2]))
     env = harness_env(tmp_path, visualpuzzles_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
-    model_args = f"model_version={MODEL},base_url={stub.url},max_retries=1,retry_backoff_s=0"
-    run(
-        [
-            "lmms-eval",
-            "--model",
-            "openai",
-            "--model_args",
-            model_args,
-            "--tasks",
-            "visualpuzzles",
-            "--output_path",
-            str(tmp_path / "o"),
-        ],
-        env,
-        tmp_path,
-    )
+    run(lmms_openai(stub.url, "visualpuzzles", tmp_path / "o", model=MODEL), env, tmp_path)
     res = lmms_results(tmp_path / "o")["results"]
     assert res["visualpuzzles_direct"]["accuracy,none"] == pytest.approx(18 / 20)
     assert res["visualpuzzles_cot"]["accuracy,none"] == pytest.approx(15 / 20)
