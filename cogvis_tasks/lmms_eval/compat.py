@@ -70,7 +70,7 @@ def fast_yaml_index() -> Iterator[None]:
         yield
         return
 
-    class SimpleLoader(yaml.CFullLoader):  # type: ignore[name-defined,misc]
+    class SimpleLoader(yaml.CFullLoader):
         """``FullLoader`` on the C parser, ignoring ``!function`` as the stock ``simple`` mode does."""
 
     SimpleLoader.add_constructor("!function", utils.ignore_constructor)

@@ -25,13 +25,14 @@ from importlib.metadata import entry_points
 from typing import Any
 
 # What a cold start of each CLI imports before it reaches any cogvis code (measured with ``python -X importtime``):
-# about 7 CPU-seconds for lmms-eval, 2.5 for evalscope.
+# about 7 CPU-seconds for lmms-eval, 2.5 for evalscope (plus torch, which every evalscope run imports when it seeds:
+# about 1.8 more).
 PRELOAD = {
     "lmms-eval": (
         "numpy", "pandas", "PIL.Image", "torch", "torchvision", "transformers", "transformers.pipelines", "evaluate",
         "datasets", "accelerate", "openai",
     ),
-    "evalscope": ("numpy", "pandas", "PIL.Image", "scipy", "sklearn", "nltk", "datasets", "openai"),
+    "evalscope": ("numpy", "pandas", "PIL.Image", "scipy", "sklearn", "nltk", "datasets", "openai", "torch"),
 }  # fmt: skip
 OURS = ("cogvis_tasks", "lmms_eval", "evalscope")  # read per-run environment and entry points when imported
 
