@@ -56,8 +56,8 @@ def meta_fields(benchmark: str, spec: EvalscopeSet) -> dict[str, Any]:
 def _taken(registry_: Any, name: str) -> bool:
     """Whether evalscope has ``name`` or reserves it for one of its own benchmarks.
 
-    ``name in registry_`` answers that too, but for a name outside evalscope's index (all of ours but the shipped
-    ``visfactor``) its lazy registry first imports every one of its adapter modules, about 2.3 CPU-seconds at each
+    ``name in registry_`` answers that too, but for a name outside evalscope's index (all of ours but the one it ships
+    itself) its lazy registry first imports every one of its adapter modules, about 2.3 CPU-seconds at each
     start; ``is_registered`` is the check evalscope's own ``register_benchmark`` makes, without that import."""
     is_registered = getattr(registry_, "is_registered", None)
     if is_registered is None:  # a plain (not lazy) registry
