@@ -5,12 +5,15 @@ Helpers that tests import (harness runs, the stub server, release writers) live 
 
 from __future__ import annotations
 
+import shutil
+import uuid
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers.openai_stub import StubServer
+from helpers.plans import shared_folder
 
 from cogvis_tasks.visfactor.files import write_parquet, write_tsv
 from cogvis_tasks.visfactor.synthetic import synthetic_rows
@@ -86,3 +89,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     stale = sorted(n for n in listed - seen if n.split("::", 1)[0] in files) if whole_files else []
     if stale:
         raise pytest.UsageError(f"{SLOW_TESTS.name} names tests that do not exist: {stale}")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under xdist the controller fixes the run id itself, so it knows which folder of shared plans to remove."""
+    if not hasattr(config, "workerinput") and getattr(config.option, "testrunuid", "") is None:
+        config.option.testrunuid = uuid.uuid4().hex
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The controller removes the plans its workers shared (``helpers.plans``); workers leave them to it."""
+    run = getattr(session.config.option, "testrunuid", None)
+    if run and not hasattr(session.config, "workerinput"):
+        shutil.rmtree(shared_folder(run), ignore_errors=True)

@@ -28,13 +28,18 @@ CHUNK = 20  # plans per shared file (and per lock)
 STALE_S = 86400  # shared folders of runs older than this are removed when a run starts sharing
 
 
+def shared_folder(run: str) -> Path:
+    """Where the workers of xdist run ``run`` share plans (the controller removes it when the run ends: conftest)."""
+    return Path(tempfile.gettempdir()) / f"{SHARED_PREFIX}{run}"
+
+
 def _shared_dir() -> Path | None:
     """The folder this xdist run's workers share plans in (None outside xdist: plans stay in the process)."""
     run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
     if not run:
         return None
-    root = Path(tempfile.gettempdir())
-    folder = root / f"{SHARED_PREFIX}{run}"
+    folder = shared_folder(run)
+    root = folder.parent
     if not folder.is_dir():
         folder.mkdir(exist_ok=True)
         for old in root.glob(f"{SHARED_PREFIX}*"):
