@@ -284,27 +284,34 @@ def test_config_validation_names_the_field(make, field: str) -> None:
 # ---------------------------------------------------------------- rendering
 
 
-def _blobs(img: np.ndarray, box: list[int]) -> int:
-    """Filled dots in a panel's content box: dark pixels surviving an opening that removes 3-px lines."""
+def _blobs(img: np.ndarray, box: list[int], hole_px: float) -> int:
+    """Filled dots in a panel's content box: dark pixels surviving an opening by a disk 3/4 of a hole's radius.
+
+    A square 6x6 opening also kept the corner where a diagonal crease meets the rim (both black, 3 px wide): a
+    disk removes lines of any direction and their joins but keeps every hole (checked on 256 items of all presets).
+    """
     left, top, right, bottom = base.content_box(tuple(box))
     dark = img[top:bottom, left:right] < 40  # black ink only (the fold arrows are grey)
-    opened = ndimage.binary_opening(dark, structure=np.ones((6, 6)))
+    r = round(0.75 * hole_px)
+    yy, xx = np.mgrid[-r : r + 1, -r : r + 1]
+    opened = ndimage.binary_opening(dark, structure=xx**2 + yy**2 <= r * r)
     return ndimage.label(opened)[1]
 
 
 def test_drawing_shows_the_scene() -> None:
     for cfg in [*pf.PRESETS.values(), CUSTOM[1]]:
         for index in range(4):
-            item = pf.generate(12, index, cfg)
+            item = pf.generate(5, index, cfg)  # seed 5: hard item 2 has a diagonal crease ending in a sheet corner
             scene = item.scene
             rgb = np.asarray(Image.open(io.BytesIO(item.image)).convert("RGB"), dtype=int)
             gray = rgb.mean(axis=2)
+            hole_px = scene["hole_radius"] * scene["px_per_unit"]
             for box, option in zip(scene["option_boxes"], scene["options"], strict=True):
-                assert _blobs(gray, box) == len(option)
+                assert _blobs(gray, box, hole_px) == len(option)
             steps = scene["step_boxes"]
             assert len(steps) == len(scene["folds"]) + 2
-            assert _blobs(gray, steps[-1]) == len(scene["punched"])
-            assert all(_blobs(gray, box) == 0 for box in steps[:-1])
+            assert _blobs(gray, steps[-1], hole_px) == len(scene["punched"])
+            assert all(_blobs(gray, box, hole_px) == 0 for box in steps[:-1])
             for box in steps[1:-1]:  # every fold step shades its flap
                 left, top, right, bottom = base.content_box(tuple(box))
                 flap = (np.abs(rgb[top:bottom, left:right] - np.array(pf.FLAP_FILL)).sum(axis=2) == 0).sum()
