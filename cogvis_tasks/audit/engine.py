@@ -12,9 +12,9 @@ looks at the best of several pickers, so a flag whose lower bound is less than `
 baseline is confirmed by a max-T permutation check (:func:`confirm_flag`): the best picker's accuracy must beat the
 best of ALL pickers on each of ``PERMUTATIONS`` (19) copies of the set with the labels shuffled within each item
 (p < 0.05 for the family of pickers). Measured on clean control sets of 60 items (four random polygons, the answer
-drawn at random: ``benchmarks/audit_false_flags.py``): about 12% pass the margin (the best of five pickers at a
-small sample); the former check, the flagged picker against its own 9 permuted runs, let 9.8% of the sets through
-(9 of 92), the max-T check 3.3% (3 of 92). The answer position is not a picker feature (a learner would find the
+drawn at random: ``benchmarks/audit_false_flags.py``): about 13% pass the margin (the best of five pickers at a
+small sample); the former check, the flagged picker against its own 9 permuted runs, let 10.0% of the sets through
+(15 of 150), the max-T check 4.0% (6 of 150). The answer position is not a picker feature (a learner would find the
 sample's commonest position, which beats chance in any finite sample); positions are tested against uniform instead
 (chi-square, flag at p < 0.001).
 

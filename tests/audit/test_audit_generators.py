@@ -3,7 +3,7 @@ the answer clearly above chance (rule: :mod:`cogvis_tasks.audit.engine`).
 
 A flag must hold on a second, independent sample: a set flagged on its first N items (seed ``SEED``) is audited again
 on 2N fresh items (seed ``SEED + 1``) and fails only when that is flagged too. The engine's own confirmation (max-T
-permutation check) lets about 1.5% of clean 60-item sets through; 48 sets per run would still fail a clean generator
+permutation check) lets about 4% of clean 60-item sets through; 48 sets per run would still fail a clean generator
 now and then, and a second sample that contains the first (as the doubled sample here used to) shares its fluke
 (MC medium was flagged at 60 and again at 120 items of seed 1234, not at 300 items of seeds 1234 and 77 nor at 120 of
 seed 1235). Two independent samples make a false failure about as likely as the square of that, while a real learned
