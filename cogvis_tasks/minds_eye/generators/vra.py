@@ -324,6 +324,28 @@ def _single_odd_out(values: list) -> set[int]:
     }
 
 
+@functools.cache
+def _shared_ranges(
+    conforming: tuple[Spec, ...], odd_pool: tuple[Spec, ...], concept: Concept
+) -> tuple[tuple[Spec, ...], tuple[Spec, ...]]:
+    """Both pools cut to the values of the other attributes that both can show (attribute by attribute, in
+    ATTRIBUTES order, skipping a cut that would empty a pool).
+
+    A concept whose kind is forced (a regular polygon, an arc) leaves the odd figure one region and no crossing, while
+    the conforming figures drew chords and crossings freely: the odd one was then the figure with the fewest regions
+    and the least ink (five straight figures and one curved: n_holes minimum and ink z -0.9 within the item).
+    """
+    for attr in ATTRIBUTES:
+        if attr in concept.attributes:
+            continue
+        common = {s.labels()[attr] for s in conforming} & {s.labels()[attr] for s in odd_pool}
+        cut = tuple(s for s in conforming if s.labels()[attr] in common)
+        cut_odd = tuple(s for s in odd_pool if s.labels()[attr] in common)
+        if cut and cut_odd:
+            conforming, odd_pool = cut, cut_odd
+    return conforming, odd_pool
+
+
 def _designs(rng: random.Random, concept: Concept, config: Config) -> tuple[list[Spec], Spec]:
     """Five conforming designs and the odd one; no conforming design may stand out in any attribute or kind.
 
@@ -334,7 +356,7 @@ def _designs(rng: random.Random, concept: Concept, config: Config) -> tuple[list
     medium answers, chance 17%.) When no kind shows both values (curved, regular, crossings or regions against none)
     the kind is the concept itself and is drawn from each pool.
     """
-    conforming, odd_pool = _matching(concept.want(False)), _matching(concept.want(True))
+    conforming, odd_pool = _shared_ranges(_matching(concept.want(False)), _matching(concept.want(True)), concept)
     both = sorted({s.kind for s in conforming} & {s.kind for s in odd_pool}, key=KINDS.index)
     free = [
         i
