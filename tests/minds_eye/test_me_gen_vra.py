@@ -218,7 +218,7 @@ def test_generated_items_draw_their_scene(name: str) -> None:
             left, top, right, bottom = base.content_box(tuple(box))
             panel = rgb[top:bottom, left:right]
             ink = (panel < 200).any(axis=-1)
-            near = np.asarray(_stroke_mask(fig, vra.LINE_WIDTH + 4), dtype=bool)[top:bottom, left:right]
+            near = np.asarray(_stroke_mask(fig, fig["width"] + 4), dtype=bool)[top:bottom, left:right]
             on = np.asarray(_stroke_mask(fig, 1), dtype=bool)[top:bottom, left:right]
             assert ink.sum() > 500 and not (ink & ~near).any(), (name, index)
             assert (ink & on).sum() >= 0.97 * on.sum()  # every stroke drawn

@@ -132,13 +132,16 @@ MARKED = {
 }  # in a composite concept these hold for the five (never "irregular and ...")
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven")
 
-LINE_WIDTH = 5
+LINE_WIDTH = 5  # pixels, the middle of LINE_WIDTHS
+#: Stroke widths, one drawn per figure in every preset: ink per extent must not count the strokes inside the outline.
+LINE_WIDTHS = (3, 4, 5, 6, 7)
 SIZE = 172.0  # target of the size blend (SIZE_WEIGHTS), pixels
 SIZE_SPREAD = (0.75, 1.3)  # each figure's size target, drawn on its own: size must not single out the odd one
 #: Exponents of stroke length (ink), diameter (extent) and spread (RMS radius of the strokes) in the size blend.
 SIZE_WEIGHTS = (1 / 3, 1 / 3, 1 / 3)
 #: Elongation of wide figures where thinness is the concept at small contrast: the odd value close to the shared one.
 NEAR_THIN_STRETCH = (1.5, 1.8)
+MIN_POOL = 4  # conforming designs a cut of the pools (_shared_ranges) must leave
 ODD_ALONE_TRIES = 300  # design draws that must keep the odd figure from standing out beyond its concept
 PAD = 18  # free margin inside the content box
 MIN_EDGE = 24.0  # pixels: every straight segment at least this long
@@ -329,19 +332,29 @@ def _shared_ranges(
     conforming: tuple[Spec, ...], odd_pool: tuple[Spec, ...], concept: Concept
 ) -> tuple[tuple[Spec, ...], tuple[Spec, ...]]:
     """Both pools cut to the values of the other attributes that both can show (attribute by attribute, in
-    ATTRIBUTES order, skipping a cut that would empty a pool).
+    ATTRIBUTES order). A cut is skipped when it would leave the conforming figures fewer than MIN_POOL designs (five
+    figures of one design make the odd one the outlier in every statistic of the design) or the odd one none, or
+    when the pools would stop sharing a value of another attribute they share (the odd figure must still be kept
+    from standing out there).
 
     A concept whose kind is forced (a regular polygon, an arc) leaves the odd figure one region and no crossing, while
     the conforming figures drew chords and crossings freely: the odd one was then the figure with the fewest regions
     and the least ink (five straight figures and one curved: n_holes minimum and ink z -0.9 within the item).
     """
-    for attr in ATTRIBUTES:
-        if attr in concept.attributes:
-            continue
-        common = {s.labels()[attr] for s in conforming} & {s.labels()[attr] for s in odd_pool}
+    others = [a for a in ATTRIBUTES if a not in concept.attributes]
+
+    def shared(a: str, one: tuple[Spec, ...], two: tuple[Spec, ...]) -> set:
+        return {s.labels()[a] for s in one} & {s.labels()[a] for s in two}
+
+    for attr in others:
+        common = shared(attr, conforming, odd_pool)
         cut = tuple(s for s in conforming if s.labels()[attr] in common)
         cut_odd = tuple(s for s in odd_pool if s.labels()[attr] in common)
-        if cut and cut_odd:
+        if (
+            len(cut) >= MIN_POOL
+            and cut_odd
+            and all(shared(a, cut, cut_odd) for a in others if shared(a, conforming, odd_pool))
+        ):
             conforming, odd_pool = cut, cut_odd
     return conforming, odd_pool
 
@@ -800,17 +813,17 @@ def _place(rng: random.Random, spec: Spec, box: base.Box, strong: bool, size: fl
 def draw_figure(img: Image.Image, fig: dict) -> None:
     """Strokes of one scene figure, with round joins."""
     draw = ImageDraw.Draw(img)
-    colour = tuple(fig["colour"])
+    colour, width = tuple(fig["colour"]), fig["width"]
     ends = []
     for x0, y0, x1, y1 in fig["lines"]:
-        draw.line([(x0, y0), (x1, y1)], fill=colour, width=LINE_WIDTH)
+        draw.line([(x0, y0), (x1, y1)], fill=colour, width=width)
         ends += [(x0, y0), (x1, y1)]
     for cx, cy, r, a0, a1 in fig["arcs"]:  # PIL's arcs grow inwards from their box: centre the stroke on the radius
-        outer = r + LINE_WIDTH / 2 - 0.5
-        draw.arc((cx - outer, cy - outer, cx + outer, cy + outer), a0, a1, fill=colour, width=LINE_WIDTH)
+        outer = r + width / 2 - 0.5
+        draw.arc((cx - outer, cy - outer, cx + outer, cy + outer), a0, a1, fill=colour, width=width)
         pts = arc_points((cx, cy, r, math.radians(a0), math.radians(a1)), 1)
         ends += [pts[0], pts[-1]]
-    half = LINE_WIDTH / 2
+    half = width / 2
     for x, y in ends:
         draw.ellipse((x - half, y - half, x + half, y + half), fill=colour)
 
@@ -845,7 +858,7 @@ def _colours(rng: random.Random, nuisance: bool) -> list[tuple[int, int, int]]:
     return colours
 
 
-def _scene_shape(shape: Shape, colour: tuple[int, int, int], spec: Spec) -> dict:
+def _scene_shape(shape: Shape, colour: tuple[int, int, int], width: int, spec: Spec) -> dict:
     return {
         "lines": [[round(v, 3) for p in s for v in p] for s in shape.lines],
         "arcs": [
@@ -853,6 +866,7 @@ def _scene_shape(shape: Shape, colour: tuple[int, int, int], spec: Spec) -> dict
             for cx, cy, r, a0, a1 in shape.arcs
         ],
         "colour": list(colour),
+        "width": width,
         "design": dict(spec.__dict__),
     }
 
@@ -867,9 +881,10 @@ def plan(seed: int, index: int, config: Config) -> tuple[dict, list[str], dict]:
     strong = config.contrast == "large"
     colours = _colours(rng, config.nuisance)
     near_thin = not strong and "thin" in concept.attributes
+    widths = [rng.choice(LINE_WIDTHS) for _ in specs]
     figures = [
-        _scene_shape(_place(rng, spec, box, strong, SIZE * rng.uniform(*SIZE_SPREAD), near_thin), colour, spec)
-        for spec, box, colour in zip(specs, boxes, colours, strict=True)
+        _scene_shape(_place(rng, spec, box, strong, SIZE * rng.uniform(*SIZE_SPREAD), near_thin), colour, width, spec)
+        for spec, box, colour, width in zip(specs, boxes, colours, widths, strict=True)
     ]
     shared_words = " and ".join(describe(a, v) for a, v in zip(concept.attributes, concept.conform, strict=True))
     scene = {
