@@ -83,18 +83,40 @@ Closed cues (audit, issue 14):
   one as small contrast means elsewhere: 900 hard items (seeds 1234 and 77) surface logistic 23.2 -> 21.1%,
   boosting 22.6 -> 19.2%, on the thin-broken items 44 -> 31% and 39 -> 20%; squarest box 57 -> 37%.
 
-What remains is the concept's own footprint, which surface features rebuild from their
-parts: thinness is extent (aspect and fill, declared concept features, are width over
-height and ink over box area, and the learned pickers recombine width, height, box area,
-spread and ink into them), regularity is symmetry and roundness (ink and spread together
-find 40% of regular-concept medium items), and regions and crossings are strokes inside
-the outline (a figure with one more region or crossing has more ink for its spread: the
-odd one's ink/spread z-score within its item averages +2.5 to +7.8 where it has more, -1.3
-to -2.7 where it has fewer, over 900 hard items). Audit at 300 items (seed 1234), pickers on every
-feature: hard items whose broken attribute is thinness 66% (logistic; 75% before the
-elongation, 59 items), all other hard items 13.7-18.7% (chance 16.7); easy thin or
-regular items 40%, the others 18.8%. The released task has the same, and it makes those items
-much easier than the others for a model that measures them.
+* Non-concept attributes of a forced kind: where no drawing kind shows both values (curved, regular, crossings or
+  regions against none) the odd figure is an arc or a regular polygon, with one region and no crossing, while the
+  conforming figures drew chords and crossings freely: the odd one was the figure with the fewest regions and the
+  least ink (five straight figures and one curved: its n_holes z-score within the item -0.94, ink -0.90; "fewest
+  regions" found 24.4% of easy and medium items whose concept has neither regions nor crossings). Both design
+  pools are now cut, attribute by attribute, to the values of the other attributes that both can show
+  (``_shared_ranges``; a cut is skipped when it would leave fewer than MIN_POOL conforming designs or stop the pools
+  sharing another attribute): "fewest regions" 18.5%; medium at 300 items (seed 1234) surface boosting 24.3 ->
+  13.7%, logistic 23.0 -> 14.7%.
+* Ink per extent: a stroke more inside the outline (a region or a crossing more) is more ink at the same extent;
+  with one stroke width that made ink, darkness and the ink pixels' tone (more overlap) tell the odd figure beyond
+  what its outline shows (easy surface boosting on regions and crossings items 42-45% and 36-38% at seeds 5 and
+  77). Every figure now draws its stroke width from LINE_WIDTHS (3-7 px, every preset), independently of the
+  answer: "most ink in pixels" on easy items whose odd figure has more regions or crossings 51 -> 38%.
+
+What remains is the concepts' own footprint. Thinness is extent and regularity symmetry and roundness, both in the
+task's declared concept features (aspect, fill, sym_*, bsym_*). A region or crossing more is ink per extent: the
+audit declares ``ink`` and ``darkness`` the concept of the items whose odd figure breaks regions or crossings only
+(per-item concepts, :mod:`cogvis_tasks.audit.concepts`; the surface pickers see them on every other item). Over
+1,800 items (the three presets at seeds 1234 and 77), by the attribute the odd figure breaks (chance 16.7%): the
+surface pickers 12.6-20.2% for every attribute; pickers on every feature at chance where the concept has no such
+footprint (lines 15.5/19.8%, convexity 16.4/20.4%, curvature 20.6/17.6%, logistic/boosting) and above it where it
+has (thinness 34.8/37.0%, regions 18.3/42.0%, crossings 15.1/29.1%, regularity 19.8/24.6%). The released task has
+the same, and it makes those items easier than the others for a model that measures them.
+
+Audit at 300 items, surface logistic / surface boosting / raw logistic / raw boosting (flag: 95% CI lower bound
+> 18.7%), before -> after this round:
+
+* seed 1234: easy 15.7/16.7/17.0/15.3 -> 13.7/17.7/16.0/16.7; medium 23.0/24.3 (flagged)/16.3/18.3 ->
+  16.3/15.0/15.3/16.0; hard 23.7/18.0/17.7/25.0 (flagged) -> 18.3/19.0/18.3/18.0.
+* seed 77: easy 25.7/26.0 (flagged)/21.3/24.7 -> 19.3/16.7/15.7/18.3; medium 25.0 (flagged)/22.3/13.3/19.0 ->
+  17.3/14.3/13.3/16.3; hard 21.7/16.7/16.7/18.3 -> 21.7/16.7/14.0/15.0.
+
+Nothing is flagged; generation costs the same (25.8 -> 25.4 ms per item with its image, one interleaved run).
 """
 
 from __future__ import annotations
@@ -165,7 +187,7 @@ class Config:
     attributes: tuple[str, ...] = ATTRIBUTES  # attributes a concept may use
     composite: bool = False  # concept = two attributes that must hold together
     contrast: str = "large"  # large: counts differ by 2 and pronounced shapes; small: by 1, milder shapes
-    nuisance: bool = False  # colours vary (designs and sizes vary whatever this says)
+    nuisance: bool = False  # colours vary (designs, sizes and stroke widths vary whatever this says)
 
     def __post_init__(self) -> None:
         if not self.attributes or len(set(self.attributes)) != len(self.attributes):
