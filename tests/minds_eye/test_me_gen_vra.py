@@ -5,7 +5,8 @@ strokes) over every preset and custom configs, 1,100 items; the measured attribu
 every figure must equal its design's, no conforming figure may stand out in any
 attribute, the drawing kind may not point at the odd figure, the verifier must reject scenes with two odd figures or none, and the
 presets, the released ``reason`` text, the drawing (pixels against the scene) and an ink
-proxy are checked. Bulk checks use :func:`vra.plan` (the scene without drawing).
+proxy are checked, and two closed cues: the fewest regions (where regions is not the concept) and one stroke
+width for all figures. Bulk checks use :func:`vra.plan` (the scene without drawing).
 """
 
 from __future__ import annotations
