@@ -117,6 +117,11 @@ Audit at 300 items, surface logistic / surface boosting / raw logistic / raw boo
   17.3/14.3/13.3/16.3; hard 21.7/16.7/16.7/18.3 -> 21.7/16.7/14.0/15.0.
 
 Nothing is flagged; generation costs the same (25.8 -> 25.4 ms per item with its image, one interleaved run).
+At a third seed (5) easy is flagged marginally by raw/logistic (23.3% [18.9, 28.4], above 9 label-permuted runs,
+max 20.7%; medium and hard pass): on 600 items of that seed raw logistic finds 21.5% and raw boosting 19.5% (seed 9,
+300 items: 16.3% and 14.0%), most on thinness (24%) and regions items (27%). The raw crops show those concepts'
+footprint (an elongated figure, strokes inside the outline), and a per-item concept cannot take pixels from the raw
+pickers feature by feature: an open item.
 """
 
 from __future__ import annotations
