@@ -5,15 +5,39 @@ A picker on a concept feature finding the answer is not a leak: measuring symmet
 asks. Those features are kept out of the surface pickers and reported on their own line (``concept``), so a
 reader sees how much easier they make a preset for a model that measures them; nothing is dropped silently.
 Patterns are ``fnmatch`` patterns over the feature names of :mod:`cogvis_tasks.audit.features`.
+
+Per-item concepts. Where a task's items each test one of several attributes, a feature can be the concept on some
+items and a surface statistic on the others. The benchmark's audit module then maps attributes to the features that
+measure them (``ITEM_CONCEPT_FEATURES``, keyed by subtest, then attribute) and gives each generated item the patterns
+of its own attribute (``AuditItem.concept``). On that item only, those features are flat for the surface pickers
+(set to the item's mean: they cannot tell its options apart) and given to the concept pickers; on every other item
+the surface pickers see them as they are, so a cue in them outside their concept is still flagged. The report names
+them in the concept column with the share of items they cover. A mapping needs evidence that the features are
+geometrically the attribute, and the items of attributes without a mapping must be at chance with every feature.
+
+Mapping (Mind's Eye VRA, the attribute the odd figure breaks):
+
+* ``regions`` and ``crossings`` -> ``ink``, ``darkness``: an enclosed region more is a chord or a crossing more,
+  i.e. a stroke inside the outline, so at the same extent the figure has more ink. Measured at 300 items (seed 77,
+  easy): the odd figure's ink z-score within its item +1.14 where it has more regions and -0.75 where it has fewer
+  (+0.56 / -0.57 for crossings), while figures differ in stroke width (3-7 px) and size (x0.75-1.3) at random.
+  Thinness (extent) and regularity (symmetry, roundness) need no mapping: their footprint is in the task's
+  declared features (aspect, fill, sym_*, bsym_*), and with those excluded the surface pickers are at chance on
+  their items; so are all pickers with every feature on the items of lines, convexity and curvature (figures in
+  :mod:`cogvis_tasks.minds_eye.generators.vra`).
 """
 
 from __future__ import annotations
 
 import fnmatch
 import importlib
+from collections.abc import Sequence
 from types import ModuleType
 
+import numpy as np
+
 from .. import registry
+from .items import AuditItem
 
 
 def benchmarks() -> tuple[str, ...]:
@@ -43,3 +67,19 @@ def concept_features(group: str, names: tuple[str, ...]) -> set[str]:
     mod, subtest = _split(group)
     patterns = getattr(mod, "CONCEPT_FEATURES", {}).get(subtest, ()) if mod is not None else ()
     return {n for n in names if any(fnmatch.fnmatchcase(n, p) for p in patterns)}
+
+
+def item_patterns(group: str, attribute: str) -> tuple[str, ...]:
+    """The feature patterns that measure ``attribute`` on an item of ``group`` (empty: no mapping)."""
+    mod, subtest = _split(group)
+    table = getattr(mod, "ITEM_CONCEPT_FEATURES", {}).get(subtest, {}) if mod is not None else {}
+    return tuple(table.get(attribute, ()))
+
+
+def item_concepts(items: Sequence[AuditItem], names: tuple[str, ...]) -> np.ndarray:
+    """(options of all items, features) mask: True where the feature is the option's item's own concept."""
+    rows = []
+    for it in items:
+        row = np.array([any(fnmatch.fnmatchcase(n, p) for p in it.concept) for n in names], dtype=bool)
+        rows.append(np.broadcast_to(row, (len(it.labels), len(names))))
+    return np.concatenate(rows) if rows else np.zeros((0, len(names)), dtype=bool)

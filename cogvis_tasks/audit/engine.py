@@ -33,8 +33,8 @@ import numpy as np
 
 from ..core.stats import chi_square
 from . import pickers
-from .concepts import concept_features
-from .features import FeatureTable, build, item_means
+from .concepts import concept_features, item_concepts
+from .features import FeatureTable, build, item_means, neutralised
 from .items import CHOICE, AuditItem
 
 MARGIN = 0.02
@@ -110,6 +110,7 @@ class SetAudit:
     examples: tuple[Example, ...] = ()  # items the flagged cue answers
     note: str = ""
     extra: dict[str, float] = field(default_factory=dict)
+    item_concept: str = ""  # features that are the concept of some items only, and on how many
 
     @property
     def best(self) -> Score | None:
@@ -169,8 +170,14 @@ def audit_set(
         j for j in range(len(table.names)) if np.ptp(table.values[:, j]) > 1e-12 and table.names[j] != "position"
     ]
     concept = concept_features(group, table.names)
+    # Features that are some items' own concept: flat on those items for the surface pickers, and the concept
+    # pickers see them on those items only (see concepts.py, "Per-item concepts").
+    own = item_concepts(items, table.names)
+    per_item = {table.names[j] for j in np.flatnonzero(own.any(axis=0))} - concept
+    surface_table = neutralised(table, own)
+    concept_table = neutralised(table, ~own & np.isin(np.array(table.names), sorted(per_item))[None, :])
     surface_cols = [j for j in varying if table.names[j] not in concept]
-    concept_cols = [j for j in varying if table.names[j] in concept]
+    concept_cols = [j for j in varying if table.names[j] in concept or table.names[j] in per_item]
     n_items, n_rows = table.n_items, len(table.labels)
     extra: dict[str, float] = {}
     if table.kind == CHOICE:
@@ -187,13 +194,13 @@ def audit_set(
         chance, majority = 0.5, max(share, 1 - share)
         baseline = max(chance, majority)
 
-    def design(cols: list[int]) -> np.ndarray:
-        return np.hstack([table.values[:, cols], table.within[:, cols]])
+    def design(cols: list[int], t: FeatureTable = surface_table) -> np.ndarray:
+        return np.hstack([t.values[:, cols], t.within[:, cols]])
 
-    def learned_design(cols: list[int]) -> np.ndarray:
+    def learned_design(cols: list[int], t: FeatureTable = surface_table) -> np.ndarray:
         """Each option's values, its z-scores within the item, and the item's means (the context: which options
         are shown together), so boosting can learn a lookup such as "in items showing these solids, pick that one"."""
-        return np.hstack([design(cols), item_means(table.values[:, cols], table.item, n_items)])
+        return np.hstack([design(cols, t), item_means(t.values[:, cols], t.item, n_items)])
 
     runners: dict[str, Callable[[FeatureTable], pickers.Outcome]] = {}
     concept_runners: dict[str, Callable[[FeatureTable], pickers.Outcome]] = {}
@@ -206,18 +213,21 @@ def audit_set(
             x_r = table.raw if model == "logistic" else coarse(table.raw)
             runners[f"raw/{model}"] = lambda t, x=x_r, m=model: pickers.learned(t, x, m, seed)
         if concept_cols:
-            x_c = learned_design(concept_cols)
+            x_c = learned_design(concept_cols, concept_table)
             concept_runners[f"concept/{model}"] = lambda t, x=x_c, m=model: pickers.learned(t, x, m, seed)
-    for cols, target, tag in (
-        (surface_cols, runners, "single/best"),
-        (concept_cols, concept_runners, "concept/single"),
+    for cols, target, tag, shown in (
+        (surface_cols, runners, "single/best", surface_table),
+        (concept_cols, concept_runners, "concept/single", concept_table),
     ):
         if cols:
-            target[tag] = lambda t, c=cols: _single(t, c, design(c))[0]
+            target[tag] = lambda t, c=cols, v=shown: _single(_with_labels(v, t), c, design(c, v))[0]
     features: list[FeatureScore] = []
-    for cols in (surface_cols, concept_cols):
+    for cols, shown, named in (
+        (surface_cols, surface_table, concept),
+        (concept_cols, concept_table, concept | per_item),
+    ):
         if cols:
-            features += _single(table, cols, design(cols), concept)[1]
+            features += _single(shown, cols, design(cols, shown), named)[1]
     outcomes = {name: run(table) for name, run in runners.items()}
     concept_outcomes = {name: run(table) for name, run in concept_runners.items()}
     scores = tuple(_score(name, table, out, rng) for name, out in outcomes.items())
@@ -254,7 +264,7 @@ def audit_set(
         )
     return SetAudit(
         group, preset, table.kind, n_items, n_rows, chance, majority, baseline, margin,
-        scores, concept_scores, top, leak, cue, examples, note, extra,
+        scores, concept_scores, top, leak, cue, examples, note, extra, _item_concept_note(own, table, per_item),
     )  # fmt: skip
 
 
@@ -274,9 +284,10 @@ def confirm_flag(
     each of ``permutations`` copies of the set with labels shuffled within items?
 
     The flagged picker is the best of several, so testing it against its own permuted runs alone ignores the
-    selection and lets about three times as many clean sets through (figures in this module's docstring). The check stops at the first permuted run in which any picker
-    reaches the observed accuracy (the flag falls whatever the other runs give), so sets without a cue cost
-    little; a cue that stands costs ``permutations`` runs of every picker.
+    selection and lets about two and a half times as many clean sets through (figures in this module's docstring).
+    The check stops at the first permuted run in which any picker reaches the observed accuracy (the flag falls
+    whatever the other runs give), so sets without a cue cost little; a cue that stands costs ``permutations`` runs
+    of every picker.
     """
     order = sorted(runners, key=_cost_order)
     for k in range(permutations):
@@ -289,6 +300,19 @@ def confirm_flag(
                     f"run {k + 1} of {permutations}: not a flag"
                 )
     return True, f"best picker at {100 * observed:.1f}%: above every picker on all {permutations} label-permuted runs"
+
+
+def _with_labels(values: FeatureTable, labels: FeatureTable) -> FeatureTable:
+    """``values``' features with ``labels``' labels (a label-permuted copy keeps the neutralised features)."""
+    return values if values is labels else dataclasses.replace(values, labels=labels.labels)
+
+
+def _item_concept_note(own: np.ndarray, table: FeatureTable, per_item: set[str]) -> str:
+    """The per-item concept features and how many items they cover ("ink, darkness on 88 of 300 items")."""
+    if not per_item:
+        return ""
+    items = np.unique(table.item[own.any(axis=1)])
+    return f"{', '.join(n for n in table.names if n in per_item)} on {len(items)} of {table.n_items} items"
 
 
 def coarse(raw: np.ndarray) -> np.ndarray:

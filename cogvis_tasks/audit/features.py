@@ -14,7 +14,7 @@ its siblings.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -263,3 +263,15 @@ def item_means(a: np.ndarray, item: np.ndarray, n_items: int) -> np.ndarray:
     total = np.zeros((n_items, a.shape[1]))
     np.add.at(total, item, a)
     return (total / np.bincount(item, minlength=n_items)[:, None])[item]
+
+
+def neutralised(table: FeatureTable, mask: np.ndarray) -> FeatureTable:
+    """The table with the masked entries (rows x features) set to their item's mean and their within-item z to 0.
+
+    Masks cover whole items (:func:`cogvis_tasks.audit.concepts.item_concepts`), so a masked feature is flat within
+    its item: it cannot tell the options apart there, and the item means (the pickers' context) are unchanged.
+    """
+    if not mask.any():
+        return table
+    means = item_means(table.values, table.item, table.n_items)
+    return replace(table, values=np.where(mask, means, table.values), within=np.where(mask, 0.0, table.within))

@@ -27,7 +27,9 @@ class AuditItem:
     ``kind`` is ``choice`` (exactly one option is the answer; pickers choose one option per item) or ``binary``
     (every option is a yes/no row of its own; pickers predict each row's label). ``options`` and ``stimulus``
     hold ``CROP`` x ``CROP`` x 3 uint8 crops; an item audited from scene metadata only has no crops and gives its
-    per-option numbers in ``values`` instead (one list per feature name, one entry per option).
+    per-option numbers in ``values`` instead (one list per feature name, one entry per option). ``concept`` names
+    the features (``fnmatch`` patterns) that are this item's own concept, beyond its task's
+    (:func:`cogvis_tasks.audit.concepts.item_concepts`): the surface pickers see them flat on this item only.
     """
 
     group: str  # "<benchmark>/<subtest>": the set the item belongs to (with ``preset``)
@@ -38,6 +40,7 @@ class AuditItem:
     options: tuple[np.ndarray, ...] = ()
     stimulus: tuple[np.ndarray, ...] = ()
     values: dict[str, tuple[float, ...]] = field(default_factory=dict)
+    concept: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         n = len(self.labels)

@@ -34,6 +34,8 @@ def table_rows(results: Sequence[SetAudit]) -> list[list[str]]:
         best = a.best
         strongest = "; ".join(f"{f.name} {f.direction} {_pct(f.accuracy)}" for f in a.features if not f.concept)[:200]
         concept = ", ".join(f"{s.name} {_pct(s.accuracy)}" for s in a.concept)
+        if a.item_concept:
+            concept += f" (item concepts: {a.item_concept})"
         flag = f"LEAK ({a.cue})" if a.leak else "ok"
         if "position_p" in a.extra:
             flag += f"; positions p={a.extra['position_p']:.2g}"

@@ -170,3 +170,38 @@ def test_layout_override_and_errors(tmp_path):
     path.write_text(json.dumps({"XX": {"rows": 1, "cols": 1, "options": [[0, 0]]}}))
     with pytest.raises(DataError, match="unknown task"):
         load_layouts(path)
+
+
+def _values_items(concept_of, leak_c: bool = False, n: int = 120) -> list[AuditItem]:
+    """Items of six options audited from values: the answer has the largest ``a``; ``b`` is noise; with ``leak_c``
+    the answer also has the largest ``c``. ``concept_of(i)`` is item i's own concept (feature patterns)."""
+    rng = np.random.default_rng(4)
+    items = []
+    for i in range(n):
+        a, b, c = rng.uniform(0, 1, (3, 6))
+        answer = int(rng.integers(6))
+        a[answer] = a.max() + 0.5
+        if leak_c:
+            c[answer] = c.max() + 0.5
+        labels = tuple(int(j == answer) for j in range(6))
+        values = {"a": tuple(a), "b": tuple(b), "c": tuple(c)}
+        items.append(
+            AuditItem("synthetic/own", "planted", f"o{i}", CHOICE, labels, values=values, concept=concept_of(i))
+        )
+    return items
+
+
+def test_item_concepts_are_flat_for_the_surface_pickers_on_their_items_only():
+    """A feature that is an item's own concept (``AuditItem.concept``) is kept from the surface pickers on that item
+    and given to the concept pickers; on items without it, and for every other feature, the surface pickers see
+    everything: a cue there is still flagged."""
+    own = audit_set(_values_items(lambda i: ("a",)), seed=0)
+    assert not own.leak, [(s.name, s.accuracy, s.low) for s in own.pickers]
+    assert own.concept and max(s.accuracy for s in own.concept) > 0.9
+    assert own.item_concept == "a on 120 of 120 items"
+    assert "item concepts: a on 120 of 120 items" in to_markdown([own])
+    half = audit_set(_values_items(lambda i: ("a",) if i % 2 else ()), seed=0)
+    assert half.leak and half.best.accuracy > 0.45  # the items that do not declare "a" are answered by it
+    planted = audit_set(_values_items(lambda i: ("a",), leak_c=True), seed=0)
+    assert planted.leak and planted.best.accuracy > 0.9  # a non-concept cue on those very items is flagged
+    assert planted.features[0].name == "c" and not planted.features[0].concept
