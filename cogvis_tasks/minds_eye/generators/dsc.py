@@ -83,8 +83,11 @@ rather than the first" statistic 30 with twice the draws: 36.7 / 41.7. Soft weig
 +7.8 / -8.3) but not the audit's statistics, and none moved the learners beyond noise. Hard balance (sign and a
 ratio bound on those distances) leaves too few pairs: the second shape's pair already fails its partner and cap
 constraints in about 9 of 10 scene drafts (about 21 drafts per easy item now), and with the bound 120-330 drafts
-per item were needed (3-12x slower, some items out of ``MAX_TRIES``). What would close it is lures whose pixel
-distances to the shown frames straddle the answer's with equal magnitude by construction, not by selection.
+per item were needed (3-12x slower, some items out of ``MAX_TRIES``). A constructed pair (another motion's step
+from the t = 0.875 and the t = 1.125 pose, the short one's size solved so that both move the squared raster distance
+to the t = 0.75 frame by the same amount, no other constraint) was fast (0.02 s per plan) but worse: 46.3 / 44.3,
+the distance to the t = 0 frame and colour distances taking over. What would close it is lures whose pixel distances to every shown frame,
+extent and ink straddle the answer's with equal magnitude by construction, not by selection from draws.
 
 Every frame is periodic-safe: the t = 1 frame differs visibly (outline Hausdorff distance at
 least ``MIN_GAP``) from every distractor, from the t = 0.75 frame and the distractors
