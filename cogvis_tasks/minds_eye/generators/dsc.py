@@ -63,6 +63,33 @@ Cues closed (the audit found the answer from surface features in 61-73 % of item
 * A lone mover beside a still shape keeps the earlier antithetic pairing (:func:`_balanced_lure`, sign
   only; custom configs only).
 
+Open: easy is still flagged (300 items, seed 1234: surface/logistic 40.3 % [34.9, 46.0], surface/boosting 39.7,
+raw/logistic 30.3, raw/boosting 32.3, single/best 26.9; seed 77: 42.7 [37.2, 48.3], 38.7, 25.5, 25.7, 28.5).
+Measured with ``benchmarks/dsc_lure_sides.py`` (each lure's effect on the audit's features, in units of the item's
+spread over its options): the side of a lure is a fair coin (47-55 % beyond the answer by change from t = 0.75), but
+the sides move pixel statistics by different amounts. Lures short of the answer lower the distance to the t = 0.75
+frame by 1.20 spreads, lures beyond raise it by 0.90 (the answer's overlap with that frame is small, so going beyond
+can only lose a little of it, while falling short gains a lot: saturation); joint box area -0.86 / +0.49, fill +0.58
+/ -0.37. By kind, ``wrong_motion`` steps that replace the shape's own (``from_t`` 0.75) lower the distance, ink and
+box by 1.3-1.4 spreads and ``wrong_sign`` lowers the distance by 0.8, while other motions' steps on top of the
+shape's own (``from_t`` 1.0) raise the distance by 1.0-1.2 and leave box and ink alone. Lures cut off by the panel
+are not the cause: 4 % of the draws beyond the answer leave the panel, none short of it. Tried (easy only; medium
+and hard byte-identical; 300 items, seed 1234 unless said; surface logistic / boosting): squared raster distances to
+the shown frames (correlation 0.93 with the audit's ``dist_stimulus_last``) weighted 10 in a pair's cancelling 37.7
+/ 39.3; other motions always on top of the shape's own 37.3 / 41.7 (1.9x slower); the answer frame kept inside 0.95
+(room for lures beyond it) with the shared line with every shown frame weighted 10: 37.3 / 36.3, but 40.0 / 42.7 at
+seed 77; with also lure bases at t = 0.875 / 1.125: 38.3 / 37.3; weighting the ink-free "shared with the last frame
+rather than the first" statistic 30 with twice the draws: 36.7 / 41.7. Soft weights balance the stand-in (mean +7.8
+/ -8.3) but not the audit's statistics, and none moved the learners beyond noise. Hard balance (sign and a ratio
+bound on those distances) leaves too few pairs: the second shape's pair already fails its partner and cap
+constraints in about 9 of 10 scene drafts (about 21 drafts per easy item now), and with the bound 120-330 drafts per
+item were needed (3-12x slower, some items out of ``MAX_TRIES``). A constructed pair (another motion's step from the
+t = 0.875 and the t = 1.125 pose, the short one's size solved so that both move the squared raster distance to the t
+= 0.75 frame by the same amount, no other constraint) was fast (0.02 s per plan) but worse: 46.3 / 44.3, the
+distance to the t = 0 frame and colour distances taking over. What would close it is lures whose pixel distances to
+every shown frame, extent and ink straddle the answer's with equal magnitude by construction, not by selection from
+draws.
+
 Every frame is periodic-safe: the t = 1 frame differs visibly (outline Hausdorff distance at
 least ``MIN_GAP``) from every distractor, from the t = 0.75 frame and the distractors
 from each other, each moving shape visibly changes between consecutive frames, and
