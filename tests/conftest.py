@@ -71,10 +71,21 @@ def mme_cc_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 SLOW_TESTS = Path(__file__).with_name("slow_tests.txt")
+FILE_COSTS = Path(__file__).with_name("file_costs.txt")
+
+
+def _file_costs() -> dict[str, float]:
+    costs = {}
+    for line in FILE_COSTS.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            cpu, name = line.split()
+            costs[name] = float(cpu)
+    return costs
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the measured-slow tests of ``slow_tests.txt`` (verifier sweeps, cue statistics over many items) slow."""
+    """Mark the measured-slow tests of ``slow_tests.txt`` (verifier sweeps, cue statistics over many items) slow;
+    order the files costliest first."""
     listed = {line.strip() for line in SLOW_TESTS.read_text().splitlines() if line.strip() and not line.startswith("#")}
     seen: set[str] = set()
     files = {item.nodeid.split("::", 1)[0] for item in items}
@@ -89,6 +100,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     stale = sorted(n for n in listed - seen if n.split("::", 1)[0] in files) if whole_files else []
     if stale:
         raise pytest.UsageError(f"{SLOW_TESTS.name} names tests that do not exist: {stale}")
+    # Costliest files first (``file_costs.txt``), each file's tests together and in their order: xdist hands the
+    # workers contiguous halves of this list and a worker that runs dry takes the other's last tests, so the run
+    # ends on short tests shared by both workers.
+    costs = _file_costs()
+    items.sort(key=lambda item: -costs.get(item.nodeid.split("::", 1)[0], 0.0))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -1,5 +1,6 @@
 """Installs as a user makes them: the wheel (task data, the evalscope hook, no setuptools warnings), an editable
 install (the hook too), and the README's quick start word for word in a fresh venv (install line, demo, report).
+The demo's printed table is checked here too (the demo's one run in the suite outside the README chain).
 
 The throwaway venvs see the test environment's packages through a one-line ``.pth`` (nothing is downloaded: pip runs
 with no index, and the README's install line resolves its extras against those packages), but not its ``.pth``
@@ -19,6 +20,8 @@ from pathlib import Path
 
 import pytest
 from test_cli import BLOCKER
+
+from cogvis_tasks.visfactor import generated
 
 pytestmark = pytest.mark.slow
 
@@ -130,6 +133,15 @@ def test_readme_demo_install_then_demo_and_report_in_a_fresh_venv(tmp_path: Path
     work.mkdir()
     demo = subprocess.run(["bash", "-c", demo_cmd], capture_output=True, text=True, timeout=1200, cwd=work, env=shell)
     assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:]
+    # Its table: one line per generated subtest, the oracle at 1.000 and the analytic chance column below 0.6.
+    table = {
+        line.split()[0]: line.split()[1:]
+        for line in demo.stdout.splitlines()
+        if line.split() and line.split()[0] in generated.GENERATED_SUBTESTS
+    }
+    assert set(table) == set(generated.GENERATED_SUBTESTS), demo.stdout[-3000:]
+    assert all(cols[1] == "1.000" for cols in table.values())  # oracle
+    assert all(float(cols[3]) < 0.6 for cols in table.values())  # chance column
     out = work / "cogvis_demo"  # the documented default
     assert demo.stdout.strip().splitlines()[-1] == f"report: {Path('cogvis_demo') / 'report.html'}"
     assert (out / "report.html").stat().st_size > 10_000

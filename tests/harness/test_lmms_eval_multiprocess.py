@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from helpers.harness import BIN, harness_env, lmms_openai, lmms_results, run, visfactor_samples
 from helpers.openai_stub import StubServer
 
@@ -27,6 +28,7 @@ from cogvis_tasks.visfactor import benchmark as visfactor
 pytestmark = pytest.mark.slow
 TASKS = "visfactor"
 MODEL = "stub-vlm"
+MODELS = ("cogvis_oracle", "cogvis_random")
 
 
 def _launch(args: list[str], env: dict[str, str], cwd: Path) -> Any:
@@ -59,17 +61,6 @@ def _numbers(out: Path) -> dict[str, dict[str, Any]]:
     }
 
 
-def _same_as_single_process(tmp_path: Path, args: list[str], env: dict[str, str]) -> dict[str, dict[str, Any]]:
-    one, two = tmp_path / "one", tmp_path / "two"
-    run(["lmms-eval", *args, "--output_path", str(one), "--log_samples"], env, tmp_path)
-    proc = _launch([*args, "--output_path", str(two), "--log_samples"], env, tmp_path)
-    single, double = _numbers(one), _numbers(two)  # fails with the launch's log if the run wrote no results
-    assert "Running on rank 1" in proc.stdout + proc.stderr, "the launch did not start a second rank"
-    assert _rows(two) == _rows(one)
-    assert double == single
-    return single
-
-
 def _guesser_seed(data_root: Path) -> int:
     """A seed under which the guesser gets some items fully right and misses others (so the item-AND matters)."""
     samples = visfactor_samples(data_root)
@@ -83,17 +74,42 @@ def _guesser_seed(data_root: Path) -> int:
     raise AssertionError("no seed gives the guesser a partly right multi-row subtest")
 
 
-@pytest.mark.parametrize("model", ["cogvis_oracle", "cogvis_random"])
-def test_baselines_under_two_processes(tmp_path: Path, data_root: Path, model: str) -> None:
-    env = harness_env(tmp_path, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
-    args = ["--model", model, "--tasks", TASKS]
-    if model == "cogvis_random":
-        args += ["--model_args", f"seed={_guesser_seed(data_root)}"]
-    numbers = _same_as_single_process(tmp_path, args, env)
+@pytest.fixture(scope="module")
+def baseline_runs(tmp_path_factory: pytest.TempPathFactory, data_root: Path) -> tuple[Path, str]:
+    """Both baselines once in one process and once under the 2-process launch: lmms-eval's ``--config`` takes a list
+    of evaluations and runs them one after the other in the same processes (each splits its docs over the ranks and
+    gathers them again itself), so the two models share one launch and one single-process run."""
+    tmp = tmp_path_factory.mktemp("multiprocess")
+    env = harness_env(tmp, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
+    seed = _guesser_seed(data_root)
+
+    def config(runs: str) -> str:
+        entries = [
+            {"model": model, "tasks": TASKS, "output_path": str(tmp / runs / model), "log_samples": True}
+            | ({"model_args": f"seed={seed}"} if model == "cogvis_random" else {})
+            for model in MODELS
+        ]
+        path = tmp / f"{runs}.yaml"
+        path.write_text(yaml.safe_dump(entries))
+        return str(path)
+
+    run(["lmms-eval", "--config", config("one")], env, tmp)
+    proc = _launch(["--config", config("two")], env, tmp)
+    return tmp, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_baselines_under_two_processes(baseline_runs: tuple[Path, str], model: str) -> None:
+    tmp, log = baseline_runs
+    one, two = tmp / "one" / model, tmp / "two" / model
+    single, double = _numbers(one), _numbers(two)  # fails with the launch's log if the run wrote no results
+    assert "Running on rank 1" in log, "the launch did not start a second rank"
+    assert _rows(two) == _rows(one)
+    assert double == single
     if model == "cogvis_oracle":
-        assert numbers["visfactor"]["accuracy,none"] == 1.0
+        assert single["visfactor"]["accuracy,none"] == 1.0
     else:  # some items right, others missed: an item's rows on two ranks are ANDed again after the gather
-        assert 0.0 < numbers["visfactor"]["accuracy,none"] < 1.0
+        assert 0.0 < single["visfactor"]["accuracy,none"] < 1.0
 
 
 def test_openai_back_end_refuses_cpu_processes_and_exits_0(tmp_path: Path, data_root: Path, stub: StubServer) -> None:

@@ -30,9 +30,12 @@ from typing import Any
 PRELOAD = {
     "lmms-eval": (
         "numpy", "pandas", "PIL.Image", "torch", "torchvision", "transformers", "transformers.pipelines", "evaluate",
-        "datasets", "accelerate", "openai",
+        "datasets", "accelerate", "openai", "nltk", "sacrebleu", "pytablewriter",
     ),
-    "evalscope": ("numpy", "pandas", "PIL.Image", "scipy", "sklearn", "nltk", "datasets", "openai", "torch"),
+    "evalscope": (
+        "numpy", "pandas", "PIL.Image", "scipy", "sklearn", "nltk", "datasets", "openai", "torch", "plotly.express",
+        "jsonschema", "tabulate", "jinja2", "jsonlines", "markdown", "narwhals._pandas_like.namespace",
+    ),
 }  # fmt: skip
 OURS = ("cogvis_tasks", "lmms_eval", "evalscope")  # read per-run environment and entry points when imported
 

@@ -122,19 +122,3 @@ def test_harnesses_run_generated_sets(tmp_path: Path) -> None:
     report = evalscope_report(work, "cogvis_oracle", "visfactor_gen_hard")
     summary = report_metric(report, "accuracy", "macro_mean", {"scope": "subtests"})
     assert summary["score"] == 1.0 and summary["num"] == 24
-
-
-@pytest.mark.slow
-def test_demo_command(tmp_path: Path) -> None:
-    env = harness_env(tmp_path, tmp_path)
-    proc = _cli("demo", "--n", "2", "--out", str(tmp_path / "demo"), env=env)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    lines = proc.stdout.splitlines()
-    table = {
-        line.split()[0]: line.split()[1:]
-        for line in lines
-        if line.split() and line.split()[0] in generated.GENERATED_SUBTESTS
-    }
-    assert set(table) == set(generated.GENERATED_SUBTESTS)
-    assert all(cols[1] == "1.000" for cols in table.values())  # oracle
-    assert all(float(cols[3]) < 0.6 for cols in table.values())  # chance column

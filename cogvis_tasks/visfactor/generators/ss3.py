@@ -246,16 +246,24 @@ def walk(
     step goes to a random neighbour from which the end can still be reached in time, FRESH_BIAS times
     likelier to one not ``worn`` (by earlier routes)."""
     path, seen = [src], {src}
+    here, get, below = src, to_dst.get, rng._randbelow  # randrange(n) is _randbelow(n) for n >= 1: the same draws
     for left in range(length, 0, -1):
         options = [
             w
-            for w, e in nbrs[path[-1]]
-            if w not in seen and e not in closed and to_dst.get(w, length) < left and (left == 1 or to_dst[w])
+            for w, e in nbrs[here]
+            if w not in seen and e not in closed and get(w, length) < left and (left == 1 or get(w))
         ]
         if not options:
             return None
-        path.append(_pick(rng, options, [1 if w in worn else FRESH_BIAS for w in options]))
-        seen.add(path[-1])
+        weights = [1 if w in worn else FRESH_BIAS for w in options]
+        k = below(sum(weights))  # _pick, inlined (most of the generator's draws are these steps)
+        pick = 0
+        while k >= weights[pick]:
+            k -= weights[pick]
+            pick += 1
+        here = options[pick]
+        path.append(here)
+        seen.add(here)
     return path
 
 
