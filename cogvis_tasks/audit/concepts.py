@@ -14,17 +14,7 @@ of its own attribute (``AuditItem.concept``). On that item only, those features 
 the surface pickers see them as they are, so a cue in them outside their concept is still flagged. The report names
 them in the concept column with the share of items they cover. A mapping needs evidence that the features are
 geometrically the attribute, and the items of attributes without a mapping must be at chance with every feature.
-
-Mapping (Mind's Eye VRA, the attribute the odd figure breaks):
-
-* ``regions`` and ``crossings`` -> ``ink``, ``darkness``: an enclosed region more is a chord or a crossing more,
-  i.e. a stroke inside the outline, so at the same extent the figure has more ink. Measured at 300 items (seed 77,
-  easy): the odd figure's ink z-score within its item +1.14 where it has more regions and -0.75 where it has fewer
-  (+0.56 / -0.57 for crossings), while figures differ in stroke width (3-7 px) and size (x0.75-1.3) at random.
-  Thinness (extent) and regularity (symmetry, roundness) need no mapping: their footprint is in the task's
-  declared features (aspect, fill, sym_*, bsym_*), and with those excluded the surface pickers are at chance on
-  their items; so are all pickers with every feature on the items of lines, convexity and curvature (figures in
-  :mod:`cogvis_tasks.minds_eye.generators.vra`).
+The benchmark's audit module gives the evidence for each mapping beside it.
 """
 
 from __future__ import annotations
