@@ -5,7 +5,10 @@ Helpers that tests import (harness runs, the stub server, release writers) live 
 
 from __future__ import annotations
 
+import atexit
+import os
 import shutil
+import tempfile
 import uuid
 from collections.abc import Iterable
 from pathlib import Path
@@ -108,9 +111,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Under xdist the controller fixes the run id itself, so it knows which folder of shared plans to remove."""
+    """Under xdist the controller fixes the run id itself, so it knows which folder of shared plans to remove.
+
+    lmms-eval's task index is cached in a folder of this run (``COGVIS_INDEX_CACHE``), not the user's: the runs of
+    the suite share it (one build per set of task folders) and start from no entry, as CI does."""
     if not hasattr(config, "workerinput") and getattr(config.option, "testrunuid", "") is None:
         config.option.testrunuid = uuid.uuid4().hex
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or getattr(config.option, "testrunuid", None)
+    if run:
+        os.environ["COGVIS_INDEX_CACHE"] = str(shared_folder(run) / "lmms_index")
+    else:  # no xdist: a folder of this process
+        folder = tempfile.mkdtemp(prefix="cogvis-index-")
+        atexit.register(shutil.rmtree, folder, True)
+        os.environ["COGVIS_INDEX_CACHE"] = folder
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
