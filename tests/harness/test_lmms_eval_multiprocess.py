@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import glob
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from helpers.harness import BIN, harness_env, lmms_openai, lmms_results, run, visfactor_samples
+from helpers.harness import BIN, harness_env, lmms_openai_model, lmms_results, run, visfactor_samples
 from helpers.openai_stub import StubServer
 
 from cogvis_tasks.core import baselines
@@ -74,33 +75,46 @@ def _guesser_seed(data_root: Path) -> int:
     raise AssertionError("no seed gives the guesser a partly right multi-row subtest")
 
 
+@dataclass
+class Launches:
+    tmp: Path
+    log: str  # the 2-process launch's output
+    returncode: int
+    requests: int  # what the stub received from the ``openai`` entry
+
+
 @pytest.fixture(scope="module")
-def baseline_runs(tmp_path_factory: pytest.TempPathFactory, data_root: Path) -> tuple[Path, str]:
+def launches(tmp_path_factory: pytest.TempPathFactory, data_root: Path) -> Launches:
     """Both baselines once in one process and once under the 2-process launch: lmms-eval's ``--config`` takes a list
     of evaluations and runs them one after the other in the same processes (each splits its docs over the ranks and
-    gathers them again itself), so the two models share one launch and one single-process run."""
+    gathers them again itself; an evaluation that raises is logged and the next one runs), so the two models share
+    one launch and one single-process run. The launch ends with lmms-eval's own ``openai`` back end against the
+    stub, whose refusal is the last test's subject."""
     tmp = tmp_path_factory.mktemp("multiprocess")
     env = harness_env(tmp, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
     seed = _guesser_seed(data_root)
 
-    def config(runs: str) -> str:
+    def config(runs: str, openai: list[dict[str, Any]]) -> str:
         entries = [
             {"model": model, "tasks": TASKS, "output_path": str(tmp / runs / model), "log_samples": True}
             | ({"model_args": f"seed={seed}"} if model == "cogvis_random" else {})
             for model in MODELS
         ]
         path = tmp / f"{runs}.yaml"
-        path.write_text(yaml.safe_dump(entries))
+        path.write_text(yaml.safe_dump(entries + openai))
         return str(path)
 
-    run(["lmms-eval", "--config", config("one")], env, tmp)
-    proc = _launch(["--config", config("two")], env, tmp)
-    return tmp, proc.stdout + proc.stderr
+    run(["lmms-eval", "--config", config("one", [])], env, tmp)
+    with StubServer() as stub:
+        _, model, _, model_args = lmms_openai_model(stub.url, MODEL, timeout=20, num_concurrent=4)
+        openai = {"model": model, "model_args": model_args, "tasks": TASKS, "output_path": str(tmp / "two" / "openai")}
+        proc = _launch(["--config", config("two", [openai])], env, tmp)
+        return Launches(tmp, proc.stdout + proc.stderr, proc.returncode, len(stub.requests))
 
 
 @pytest.mark.parametrize("model", MODELS)
-def test_baselines_under_two_processes(baseline_runs: tuple[Path, str], model: str) -> None:
-    tmp, log = baseline_runs
+def test_baselines_under_two_processes(launches: Launches, model: str) -> None:
+    tmp, log = launches.tmp, launches.log
     one, two = tmp / "one" / model, tmp / "two" / model
     single, double = _numbers(one), _numbers(two)  # fails with the launch's log if the run wrote no results
     assert "Running on rank 1" in log, "the launch did not start a second rank"
@@ -112,15 +126,12 @@ def test_baselines_under_two_processes(baseline_runs: tuple[Path, str], model: s
         assert 0.0 < single["visfactor"]["accuracy,none"] < 1.0
 
 
-def test_openai_back_end_refuses_cpu_processes_and_exits_0(tmp_path: Path, data_root: Path, stub: StubServer) -> None:
+def test_openai_back_end_refuses_cpu_processes_and_exits_0(launches: Launches) -> None:
     """lmms-eval 0.7.3's own ``openai`` model accepts only GPU/FSDP/DeepSpeed process groups, so on CPU both ranks
     stop before any request; the launch still exits 0 and only the missing results file tells (README: harness use).
     Once lmms-eval accepts gloo here this fails, and the comparison above applies to it as to the baselines."""
-    env = harness_env(tmp_path, data_root, LMMS_EVAL_PLUGINS="cogvis_tasks")
-    args = lmms_openai(stub.url, TASKS, tmp_path / "two", model=MODEL, timeout=20, num_concurrent=4)[1:]  # no CLI name
-    proc = _launch(args, env, tmp_path)
-    out = proc.stdout + proc.stderr
-    assert proc.returncode == 0, out[-3000:]
+    out = launches.log
+    assert launches.returncode == 0, out[-3000:]
     assert out.count("Unsupported distributed type provided") >= 2, out[-3000:]
-    assert not glob.glob(str(tmp_path / "two" / "**" / "*_results.json"), recursive=True)
-    assert not stub.requests
+    assert not glob.glob(str(launches.tmp / "two" / "openai" / "**" / "*_results.json"), recursive=True)
+    assert launches.requests == 0
