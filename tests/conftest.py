@@ -87,8 +87,8 @@ def _file_costs() -> dict[str, float]:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the measured-slow tests of ``slow_tests.txt`` (verifier sweeps, cue statistics over many items) slow;
-    order the files costliest first."""
+    """Mark the measured-slow tests of ``slow_tests.txt`` (verifier sweeps, cue statistics over many items) and every
+    shortcut audit slow, so ``-m "not slow"`` is the fast subset; order the files costliest first."""
     listed = {line.strip() for line in SLOW_TESTS.read_text().splitlines() if line.strip() and not line.startswith("#")}
     seen: set[str] = set()
     files = {item.nodeid.split("::", 1)[0] for item in items}
@@ -97,6 +97,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if base in listed:
             item.add_marker(pytest.mark.slow)
             seen.add(base)
+        elif item.get_closest_marker("audit") is not None:
+            item.add_marker(pytest.mark.slow)
     whole_files = not any(
         "::" in str(arg) for arg in config.args
     )  # a single test asked for leaves its file's others out
