@@ -86,9 +86,26 @@ constraints in about 9 of 10 scene drafts (about 21 drafts per easy item now), a
 item were needed (3-12x slower, some items out of ``MAX_TRIES``). A constructed pair (another motion's step from the
 t = 0.875 and the t = 1.125 pose, the short one's size solved so that both move the squared raster distance to the t
 = 0.75 frame by the same amount, no other constraint) was fast (0.02 s per plan) but worse: 46.3 / 44.3, the
-distance to the t = 0 frame and colour distances taking over. What would close it is lures whose pixel distances to
-every shown frame, extent and ink straddle the answer's with equal magnitude by construction, not by selection from
-draws.
+distance to the t = 0 frame and colour distances taking over. Constructed antithetic pairs chosen on the audit's own
+features (the option cut exactly as the audit cuts it, every per-option feature and the grey distances to each shown
+frame, by the smallest ``|f(L+) + f(L-) - 2 f(answer)|`` in units of the candidates' spread, a fair coin between the
+two) did not close it either. The answer pose plus and minus (half the true step plus 0.3-1 true steps of another simple
+motion, 8 pairs per shape): surface logistic / boosting 39.7 / 34.7 at seed 1234 (raw 27.5 / 24.0, single 35.0), 44.0 /
+42.7 at seed 77, 0.09 s per item; with the distances weighted 5, the own step 0.5-1 and the other motion 0-0.5: 46.7 /
+43.0 (seed 77); plus and minus random pose changes (centre, angle, isotropic or anisotropic scale, 24 pairs per shape,
+0.25 s per item) with per-motion offsets: 43.3 / 38.3; the raster stand-in's 8 best pairs re-ranked on the audit's
+features: 39.3 / 37.7 (seed 1234, 0.36 s per item). Why (``dsc_lure_sides.py --extrema``, 60 items, seed 77, random pose
+changes sized so the nearer lure is 1.25 ``MIN_GAP`` from the answer): in the distance to the t = 0.75 frame the answer
+of a rotating shape is a local minimum along 89 % of them (every frame shares its centre, so any change but turning
+moves it off them all; 78-84 % for the earlier frames) and a maximum along 1 %; a scaling shape's answer is a maximum
+along 54 % (concentric outlines are farthest apart: a shift or turn brings one side onto the frame's line) and a minimum
+along 32 %, and the side is mostly the item's (of 24 candidate pairs, at most 2 raised that distance on balance in 10 of
+20 scaling shapes, at least 21 in 4); translating shapes 21 / 35 %. So a pair that straddles every statistic linear in
+the pose still leaves the answer an extreme of the pixel distances in most items, on a side set by the motion (after the
+selection above, mean lure effect on the mean frame distance +0.5 spreads for rotating shapes, -0.4 for scaling ones),
+and turning or moving a shape whose motion keeps its angle or centre lowers the mask symmetries both ways. What would
+close it is a lure distribution that is sign-symmetric in those distances although the answer is a local extremum of
+them along most pose changes at the audit's 32 x 32 scale.
 
 Every frame is periodic-safe: the t = 1 frame differs visibly (outline Hausdorff distance at
 least ``MIN_GAP``) from every distractor, from the t = 0.75 frame and the distractors
