@@ -88,7 +88,7 @@ def test_config_validation_names_the_field(make, field: str) -> None:
 
 def test_presets_differ_structurally() -> None:
     expected = {
-        "easy": (2, set(dsc.SIMPLE)),
+        "easy": (2, set(dsc.EASY)),
         "medium": (2, set(dsc.SIMPLE + dsc.PERIODIC)),
         "hard": (2, set(dsc.COMPOUND)),
     }

@@ -50,11 +50,11 @@ def _replay(shape: dict[str, Any], t: float) -> np.ndarray:
     motion = shape["motion"]
     if motion is not None:
         kind, p = motion["type"], motion["params"]
-        if kind in ("rotate", "spin_pulsate"):
+        if kind in ("rotate", "spin_pulsate", "rotate_and_drift"):
             angle += p["speed"] * t
-        if kind == "scale":
+        if kind in ("scale", "scale_and_drift"):
             kx = ky = 1.0 + p["rate"] * (t - 0.5)
-        if kind in ("translate", "zigzag"):
+        if kind in ("translate", "zigzag", "rotate_and_drift", "scale_and_drift"):
             drift = complex(p["vx"], p["vy"])
             centre += drift * (t - 0.5)
             if kind == "zigzag":  # sideways swing: the drift direction turned a quarter turn left
