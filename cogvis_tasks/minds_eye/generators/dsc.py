@@ -80,7 +80,8 @@ translating shape's angle) move them the other way. Tried after the drift (300 i
 drift 0.4-0.6: 30.3 (no flag) / 35.3 (and 33.0 at seed 1234, both flagged); start angles over the full turn:
 35.9 / 36.5; start layout jittered 0.2 off mirror symmetry: 36.7 / 30.3 (no flag); pairs keeping the answer's
 overlap with the shown frames instead of straddling it: 40.0 / 46.0; ``OVERSHOOT`` 0.7 / 0.85 (seed 5): 38.0 /
-41.3; a slow spin on translating shapes: 40.0 (seed 77). Lure designs tried before the drift, none closing it (easy
+41.3; a slow spin on translating shapes: 40.0 (seed 77); no ``wrong_sign`` lures: 39.0 / 36.0; no
+``copied_motion`` lures: 36.0 / 35.3. Lure designs tried before the drift, none closing it (easy
 only; 300 items; surface logistic / boosting): pairs balanced on a raster stand-in with squared distances weighted
 10: 37.7 / 39.3; other motions always on top of the shape's own: 37.3 / 41.7; the answer kept inside 0.95 of the
 panel: 37.3 / 36.3 (40.0 / 42.7 at seed 77); lure bases at t = 0.875 / 1.125: 38.3 / 37.3; a constructed pair
