@@ -187,7 +187,14 @@ def _lure_follows_its_kind(shape: dict, other: dict, lure: dict, config: dsc.Con
         assert motion is not None and (
             -2 <= rate <= -0.5 if kind == "wrong_sign" else 0.25 <= rate <= 0.71 or 1.31 <= rate <= 2
         )
-        assert pose == dsc._apply(last, dsc._step(last, dsc.pose_at(start, motion, 1.0)), rate)
+        stepped = dsc._apply(last, dsc._step(last, dsc.pose_at(start, motion, 1.0)), rate)
+        if motion["type"] in dsc.DRIFTING and kind == "wrong_rate":  # one part of the motion wrong, the other right
+            right = dsc.pose_at(start, motion, 1.0)
+            wrong = ("cx", "cy") if lure["part"] == "drift" else ("angle", "sx", "sy")
+            assert lure["part"] in ("drift", {"rotate_and_drift": "turn", "scale_and_drift": "growth"}[motion["type"]])
+            assert pose == {key: stepped[key] if key in wrong else right[key] for key in right}
+        else:
+            assert "part" not in lure and pose == stepped
     elif kind == "copied_motion":
         assert lure["motion"] == other["motion"] is not None and 0.7 <= lure["rate"] <= 1.42
         step = dsc._step(
