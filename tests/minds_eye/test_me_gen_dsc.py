@@ -215,6 +215,7 @@ def _lure_follows_its_kind(shape: dict, other: dict, lure: dict, config: dsc.Con
 def test_options_form_a_two_by_two_design() -> None:
     """Each shape is right or at its one recorded wrong pose, independently: the four options are the four cells,
     and each distractor's type names the error of its wrong shape (both wrong: "swap" or "double")."""
+    parts_seen = set()
     for name in CONFIGS:
         kinds_seen = set()
         for scene, option_types in _plans(name, 80):
@@ -236,10 +237,13 @@ def test_options_form_a_two_by_two_design() -> None:
             assert cells == {(False, False), (False, True), (True, False), (True, True)}
             for shape, other, lure in zip(shapes, shapes[::-1], lures, strict=True):
                 kinds_seen.add(lure["kind"])
+                parts_seen.add(lure.get("part"))
                 assert lure["shape"] == shape["name"]
                 _lure_follows_its_kind(shape, other, lure, CONFIGS[name])
         expected = {"copied_motion", "wrong_motion", "wrong_sign", "wrong_rate", "wrong_time"}
         assert kinds_seen <= expected and len(kinds_seen) >= 4, (name, kinds_seen)  # every kind occurs, if rarely
+    # easy's one-part wrong rates occur (a wrong growth alone is rare: 3 of 300 easy plans keep one)
+    assert {None, "drift", "turn"} <= parts_seen <= {None, "drift", "turn", "growth"}, parts_seen
 
 
 def _centroid_hit(distance: np.ndarray, answer: int) -> float:
