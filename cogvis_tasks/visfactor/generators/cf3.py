@@ -15,6 +15,15 @@ Images: (0) the reference grid with the start circled and rows/columns numbered;
 and fit nowhere else are redrawn), so the answer needs the copy; the official generator
 draws it at the same position (``translate=False``), where the end can be read off the
 path image directly.
+
+Answer positions (audit, issue 14): the start and end dots are drawn together, uniformly over the pairs a path
+can join, and the walk is searched between them (:func:`random_walk`). A walk grown from a random start ends
+towards the grid's middle (hard, 900 items: a corner cell held the answer 52 times, 100 expected); grown back
+from a random end, the start leans the same way and pickers read the end off the circled start. Now both are
+uniform (chi-square over 1,200 scenes per preset) and the hard and normal presets are at chance at 900 items.
+Left: where the path image draws the path says something about its direction (a path drawn from the top row
+never rises), so a picker on the two circled dots alone finds easy's end 10.7% of the time (900 items, chance
+4.0); closing that needs a path image that does not bound the path, e.g. a larger dot field.
 """
 
 from __future__ import annotations
@@ -71,28 +80,103 @@ def clear(path: list[tuple[int, int]], q: tuple[int, int], clearance: float) -> 
     return all(seg_distance(q, a, b) >= clearance for a, b in pairwise(path))
 
 
+def _legal_steps(config: Config, path: list[tuple[int, int]], lines: set) -> list[tuple[int, int]]:
+    """Steps from the path's last dot that keep the walk on the grid, self-avoiding, off earlier lines and clear."""
+    cur = path[-1]
+    ok = []
+    for dr, dc in moves(config.max_move):
+        q = (cur[0] + dr, cur[1] + dc)
+        if 0 <= q[0] < config.rows and 0 <= q[1] < config.cols and q not in path:
+            if line_key(cur, (dr, dc)) not in lines and clear(path, q, config.clearance):
+                ok.append((dr, dc))
+    return ok
+
+
+def _fills_grid(config: Config, path: list[tuple[int, int]]) -> bool:
+    """The path spans every row and every column: it could be drawn at no other place of the grid."""
+    rows = [r for r, _ in path]
+    cols = [c for _, c in path]
+    return max(rows) - min(rows) == config.rows - 1 and max(cols) - min(cols) == config.cols - 1
+
+
+def walk_between(
+    rng: random.Random, config: Config, start: tuple[int, int], end: tuple[int, int], length: int, budget: int = 4000
+) -> list[tuple[int, int]] | None:
+    """A random legal walk of ``length`` steps from ``start`` to ``end``, or None when the budget runs out.
+
+    Depth-first over shuffled steps; a branch is cut when ``end`` is out of reach of the steps left (each step
+    moves at most ``max_move`` along each axis) or, with ``translate``, when the path would span the whole grid
+    both ways (redrawing such walks afterwards made starts in corners rarer); the last step lands on ``end``.
+    """
+    path, lines, steps = [start], set(), []
+    frames = [_legal_steps(config, path, lines)]
+    rng.shuffle(frames[0])
+    spent = 0
+    while frames:
+        if not frames[-1] or spent >= budget:
+            if spent >= budget:
+                return None
+            frames.pop()
+            if steps:
+                lines.discard(line_key(path[-2], steps.pop()))
+                path.pop()
+            continue
+        step = frames[-1].pop()
+        spent += 1
+        cur = path[-1]
+        q = (cur[0] + step[0], cur[1] + step[1])
+        left = length - len(steps) - 1
+        if max(abs(end[0] - q[0]), abs(end[1] - q[1])) > left * config.max_move or (left == 0) != (q == end):
+            continue
+        if (left > 0 and q == end) or (config.translate and _fills_grid(config, path + [q])):
+            continue
+        lines.add(line_key(cur, step))
+        path.append(q)
+        steps.append(step)
+        if left == 0:
+            return steps
+        nxt = _legal_steps(config, path, lines)
+        rng.shuffle(nxt)
+        frames.append(nxt)
+    return None
+
+
+def endpoint_pairs(config: Config) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Every (start, end) pair of distinct dots a path can join; with ``translate``, not a pair spanning the grid
+    both ways (its path would fill the grid and could be drawn nowhere else)."""
+    dots = [(r, c) for r in range(config.rows) for c in range(config.cols)]
+    return [
+        (a, b)
+        for a in dots
+        for b in dots
+        if a != b
+        and not (config.translate and abs(a[0] - b[0]) == config.rows - 1 and abs(a[1] - b[1]) == config.cols - 1)
+    ]
+
+
 def random_walk(rng: random.Random, config: Config) -> tuple[tuple[int, int], list[tuple[int, int]]]:
-    options = moves(config.max_move)
+    """Start and end drawn together uniformly over :func:`endpoint_pairs` (one-step paths: over the ends one
+    primitive step away), then a random walk between them.
+
+    Drawing the start alone and walking from it made the end dot lean to the grid's middle (a corner cell held
+    the answer 52 times in 900 hard items where 100 were expected) and sat it at a typical distance from the
+    start; drawing the end first and walking back moved the same lean onto the start. With the pair uniform,
+    neither the grid position nor the distance from the start says where the copy ends.
+    """
+    pairs = endpoint_pairs(config)
     for _ in range(10_000):
         length = rng.randint(config.min_steps, config.max_steps)
-        cur = (rng.randrange(config.rows), rng.randrange(config.cols))
-        start, path, lines, steps = cur, [cur], set(), []
-        while len(steps) < length:
-            ok = []
-            for dr, dc in options:
-                q = (cur[0] + dr, cur[1] + dc)
-                if 0 <= q[0] < config.rows and 0 <= q[1] < config.cols and q not in path:
-                    if line_key(cur, (dr, dc)) not in lines and clear(path, q, config.clearance):
-                        ok.append((dr, dc))
-            if not ok:
-                break
-            step = rng.choice(ok)
-            lines.add(line_key(cur, step))
-            cur = (cur[0] + step[0], cur[1] + step[1])
-            path.append(cur)
-            steps.append(step)
-        if len(steps) == length:
-            return start, steps
+        if length == 1:
+            start = (rng.randrange(config.rows), rng.randrange(config.cols))
+            one = [s for s in _legal_steps(config, [start], set())]
+            if not one:
+                continue
+            return start, [rng.choice(one)]
+        start, end = rng.choice(pairs)
+        for _ in range(4):  # the same pair again before another: pairs hard to join stay as likely as the rest
+            steps = walk_between(rng, config, start, end, length)
+            if steps is not None:
+                return start, steps
     raise RuntimeError(f"CF3: no walk found for {dataclasses.asdict(config)}")
 
 
