@@ -84,14 +84,18 @@ def _ss3(scene: dict[str, Any], answer: str) -> tuple[dict[str, tuple[float, ...
 
 
 def _cf3(scene: dict[str, Any], answer: str) -> tuple[dict[str, tuple[float, ...]], tuple[int, ...]]:
-    """CF3 candidates: every dot of the grid, where it lies relative to the circled starts and the grid."""
+    """CF3 candidates: every dot of the grid, where it lies relative to the circled starts and the grid.
+
+    The path image's circled start is a place on the reference grid only where the path image is that grid
+    (``translate=False``); on the generators' larger field it is always the middle dot and says nothing."""
     rows, cols = scene["rows"], scene["cols"]
     (sr, sc), (pr, pc) = scene["start"], scene["path_start"]
     cells = [(r, c) for r in range(rows) for c in range(cols)]
+    same_grid = list(scene["path_grid"]) == [rows, cols]
     vals = {
         "dot_start": tuple(math.hypot(r - sr, c - sc) for r, c in cells),
         "dot_start_manhattan": tuple(float(abs(r - sr) + abs(c - sc)) for r, c in cells),
-        "dot_path_start": tuple(math.hypot(r - pr, c - pc) for r, c in cells),
+        **({"dot_path_start": tuple(math.hypot(r - pr, c - pc) for r, c in cells)} if same_grid else {}),
         "dot_centre": tuple(math.hypot(r - (rows - 1) / 2, c - (cols - 1) / 2) for r, c in cells),
         "dot_border": tuple(float(r in (0, rows - 1) or c in (0, cols - 1)) for r, c in cells),
         "dot_row": tuple(r / max(rows - 1, 1) for r, _ in cells),

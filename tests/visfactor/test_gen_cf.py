@@ -408,10 +408,14 @@ def test_cf3_answers_and_rules() -> None:
             assert re.fullmatch(r"\(\d+, \d+\)", item.rows[0].answer)
             assert item.metadata["answer_space"] == config.rows * config.cols
             assert config.min_steps <= len(scene["steps"]) <= config.max_steps
-            if config.translate:
-                assert scene["path_start"] != scene["start"]
+            if config.translate:  # drawn from the middle of a field every path fits in
+                assert scene["path_grid"] == [2 * config.rows - 1, 2 * config.cols - 1]
+                assert scene["path_start"] == [config.rows - 1, config.cols - 1]
+                assert "a larger grid of" in item.rows[0].question
             else:
                 assert scene["path_start"] == scene["start"]
+                assert scene["path_grid"] == [config.rows, config.cols]
+                assert "a grid of the same size" in item.rows[0].question
             k = len(scene["steps"])
             assert f"path of {k} straight line segment" in item.rows[0].question
             assert f"{config.rows} rows and {config.cols} columns" in item.rows[0].question
@@ -421,8 +425,8 @@ def test_cf3_answers_and_rules() -> None:
 def test_cf3_start_and_end_dots_uniform_over_the_grid(preset: str) -> None:
     """Neither where the copy starts nor where it ends is a guess better than chance (issue 14's audit: with the
     start drawn alone the end avoided the corner cells, 52 of 900 hard items where 100 were expected).
-    Chi-square against uniform over 1,200 scenes; the one-step paths of easy end one primitive step away, and
-    the pairs spanning the whole grid both ways cannot be translated, so "uniform" is up to those few pairs."""
+    Chi-square against uniform over 1,200 scenes (easy's one-step paths end one primitive step from the start,
+    so there the end is uniform only up to that)."""
     from scipy.stats import chisquare
 
     config = cf3.PRESETS[preset]
@@ -448,10 +452,8 @@ def test_cf3_walk_between_joins_the_pair_it_is_given() -> None:
             steps = next((s for s in found if s is not None), None)
             assert steps is not None and len(steps) == length
             dots = cf3.vertices(start, steps)
-            assert dots[-1] == end and len(set(dots)) == len(dots) and not cf3._fills_grid(config, dots)
-    # corner to opposite corner spans the grid both ways: never a pair when the path must be translated
-    assert ((0, 0), (5, 5)) not in cf3.endpoint_pairs(config)
-    assert ((0, 0), (5, 5)) in cf3.endpoint_pairs(dataclasses.replace(config, translate=False))
+            assert dots[-1] == end and len(set(dots)) == len(dots)
+            assert all(0 <= r < config.rows and 0 <= c < config.cols for r, c in dots)
 
 
 @pytest.mark.parametrize(
@@ -489,9 +491,13 @@ def test_cf3_images() -> None:
             item = cf3.generate(2, index, config)
             scene = item.metadata["scene"]
             grid_png, path_png = item.rows[0].images
-            for png in (grid_png, path_png):
+            side = config.image_size
+            if config.translate:  # the field's extent at the grid's spacing, plus a ring's margin
+                unit0 = (config.image_size - 2 * config.margin) / (max(config.rows, config.cols) - 1)
+                side = math.ceil(unit0 * (2 * max(config.rows, config.cols) - 2)) + 4 * config.ring_radius + 8
+            for png, size in ((grid_png, config.image_size), (path_png, side)):
                 img = _gray(png)
-                assert img.shape == (config.image_size, config.image_size)
+                assert img.shape == (size, size)
                 assert (
                     (img[:8] == 255).all()
                     and (img[-8:] == 255).all()
@@ -519,14 +525,20 @@ def test_cf3_images() -> None:
             assert {min(range(config.cols), key=lambda c: abs(xs[c] - x)) for y, x in labels if y < ys[0] - 5} == set(
                 range(config.cols)
             )
-            # the path image: every segment drawn (ink at its midpoint), ring at the path's start
+            # the path image: its own dot grid at the same spacing (the dots the path does not cover), every
+            # segment drawn (ink at its midpoint), the ring at the path's start
             path = _gray(path_png)
+            pcomps = _components(path < 128)
+            pdots = [(y, x) for y, x, h, w, fill in pcomps if abs(h - d) <= 2 and abs(w - d) <= 2 and fill > 0.7]
+            pys, pxs = sorted({round(y) for y, x in pdots}), sorted({round(x) for y, x in pdots})
+            assert (len(pys), len(pxs)) == tuple(scene["path_grid"])
+            assert abs((pys[-1] - pys[0]) / (len(pys) - 1) - unit) < 1.5
             r, c = scene["path_start"]
             for dr, dc in scene["steps"]:
-                my, mx = ys[0] + (r + dr / 2) * unit, xs[0] + (c + dc / 2) * unit
+                my, mx = pys[0] + (r + dr / 2) * unit, pxs[0] + (c + dc / 2) * unit
                 assert path[round(my) - 2 : round(my) + 3, round(mx) - 2 : round(mx) + 3].min() < 64
                 r, c = r + dr, c + dc
-            py, px = ys[scene["path_start"][0]], xs[scene["path_start"][1]]
+            py, px = pys[scene["path_start"][0]], pxs[scene["path_start"][1]]
             assert (
                 path[round(py) - config.ring_radius - 2 : round(py) - config.ring_radius + 3, round(px)] < 160
             ).any()

@@ -10,20 +10,20 @@ no near-T-junctions and no hairline wedges that look like a segment doubling bac
 reference grid; the answer is its end dot, 1-indexed as "(row, column)".
 
 Images: (0) the reference grid with the start circled and rows/columns numbered;
-(1) the path on a grid of the same size with its own start circled. With ``translate``
-(default) the path is drawn at another position of the grid (walks that fill the grid
-and fit nowhere else are redrawn), so the answer needs the copy; the official generator
-draws it at the same position (``translate=False``), where the end can be read off the
-path image directly.
+(1) the path with its own start circled. With ``translate`` (default) the path is drawn on a
+field of (2m - 1) x (2n - 1) dots at the same spacing, starting at the field's middle dot, so
+the answer needs the copy and where the path is drawn says nothing about where it goes. The
+official generator draws it on a grid of the same size at the same position
+(``translate=False``), where the end can be read off the path image directly.
 
-Answer positions (audit, issue 14): the start and end dots are drawn together, uniformly over the pairs a path
-can join, and the walk is searched between them (:func:`random_walk`). A walk grown from a random start ends
-towards the grid's middle (hard, 900 items: a corner cell held the answer 52 times, 100 expected); grown back
-from a random end, the start leans the same way and pickers read the end off the circled start. Now both are
-uniform (chi-square over 1,200 scenes per preset) and the hard and normal presets are at chance at 900 items.
-Left: where the path image draws the path says something about its direction (a path drawn from the top row
-never rises), so a picker on the two circled dots alone finds easy's end 10.7% of the time (900 items, chance
-4.0); closing that needs a path image that does not bound the path, e.g. a larger dot field.
+Answer positions (audit, issue 14). The start and end dots are drawn together, uniformly over
+the pairs of distinct dots, and the walk is searched between them (:func:`random_walk`). A walk
+grown from a random start ends towards the grid's middle (hard, 900 items: a corner cell held
+the answer 52 times where 100 were expected); grown back from a random end, the start leans the
+same way. The path image used to draw the path at a random place of a grid of the reference's
+size where it fitted; that place bounds the path (one drawn from the top row never rises), and
+with the ends uniform a picker on the two circled dots alone found easy's end 13% of the time
+at 300 items (chance 4%). On the larger field every path fits from the middle dot.
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ from . import base
 
 QUESTION = (
     "Task: This is a test of copying a figure onto a grid of dots. The grid <IMAGE_0> has {m} rows and {n} columns "
-    "of dots, and one dot is circled. The figure <IMAGE_1> is a path of {k} straight line {segments} drawn on a grid "
-    "of the same size; the dot where the path starts is circled. Copy the path onto the first grid, starting at its "
+    "of dots, and one dot is circled. The figure <IMAGE_1> is a path of {k} straight line {segments} drawn on {grid}; "
+    "the dot where the path starts is circled. Copy the path onto the first grid, starting at its "
     "circled dot and keeping the direction and length of every segment. At which dot does the copy end? Rows are "
     "numbered 1 to {m} from top to bottom and columns 1 to {n} from left to right.<br>"
     'Output: Respond with {{"answer": "(r, c)"}}, where r is the row and c the column of the end dot.'
@@ -92,21 +92,13 @@ def _legal_steps(config: Config, path: list[tuple[int, int]], lines: set) -> lis
     return ok
 
 
-def _fills_grid(config: Config, path: list[tuple[int, int]]) -> bool:
-    """The path spans every row and every column: it could be drawn at no other place of the grid."""
-    rows = [r for r, _ in path]
-    cols = [c for _, c in path]
-    return max(rows) - min(rows) == config.rows - 1 and max(cols) - min(cols) == config.cols - 1
-
-
 def walk_between(
     rng: random.Random, config: Config, start: tuple[int, int], end: tuple[int, int], length: int, budget: int = 4000
 ) -> list[tuple[int, int]] | None:
     """A random legal walk of ``length`` steps from ``start`` to ``end``, or None when the budget runs out.
 
     Depth-first over shuffled steps; a branch is cut when ``end`` is out of reach of the steps left (each step
-    moves at most ``max_move`` along each axis) or, with ``translate``, when the path would span the whole grid
-    both ways (redrawing such walks afterwards made starts in corners rarer); the last step lands on ``end``.
+    moves at most ``max_move`` along each axis; the last step lands on ``end`` itself.
     """
     path, lines, steps = [start], set(), []
     frames = [_legal_steps(config, path, lines)]
@@ -128,7 +120,7 @@ def walk_between(
         left = length - len(steps) - 1
         if max(abs(end[0] - q[0]), abs(end[1] - q[1])) > left * config.max_move or (left == 0) != (q == end):
             continue
-        if (left > 0 and q == end) or (config.translate and _fills_grid(config, path + [q])):
+        if left > 0 and q == end:
             continue
         lines.add(line_key(cur, step))
         path.append(q)
@@ -142,27 +134,15 @@ def walk_between(
 
 
 def endpoint_pairs(config: Config) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """Every (start, end) pair of distinct dots a path can join; with ``translate``, not a pair spanning the grid
-    both ways (its path would fill the grid and could be drawn nowhere else)."""
+    """Every (start, end) pair of distinct dots."""
     dots = [(r, c) for r in range(config.rows) for c in range(config.cols)]
-    return [
-        (a, b)
-        for a in dots
-        for b in dots
-        if a != b
-        and not (config.translate and abs(a[0] - b[0]) == config.rows - 1 and abs(a[1] - b[1]) == config.cols - 1)
-    ]
+    return [(a, b) for a in dots for b in dots if a != b]
 
 
 def random_walk(rng: random.Random, config: Config) -> tuple[tuple[int, int], list[tuple[int, int]]]:
-    """Start and end drawn together uniformly over :func:`endpoint_pairs` (one-step paths: over the ends one
-    primitive step away), then a random walk between them.
-
-    Drawing the start alone and walking from it made the end dot lean to the grid's middle (a corner cell held
-    the answer 52 times in 900 hard items where 100 were expected) and sat it at a typical distance from the
-    start; drawing the end first and walking back moved the same lean onto the start. With the pair uniform,
-    neither the grid position nor the distance from the start says where the copy ends.
-    """
+    """Start and end drawn together uniformly over :func:`endpoint_pairs` (one-step paths: a start, then an end
+    one legal step away), then a random walk between them: neither where the start is nor how far it is from a
+    dot says where the copy ends (pairs are redrawn only when four searches fail, rarely: hard, 6 steps)."""
     pairs = endpoint_pairs(config)
     for _ in range(10_000):
         length = rng.randint(config.min_steps, config.max_steps)
@@ -187,28 +167,22 @@ def vertices(start: tuple[int, int], steps) -> list[tuple[int, int]]:
     return out
 
 
+def path_grid(config: Config) -> tuple[int, int]:
+    """Dot rows and columns of the path image: a field every path fits in from its middle dot (``translate``),
+    else the reference grid."""
+    return (2 * config.rows - 1, 2 * config.cols - 1) if config.translate else (config.rows, config.cols)
+
+
 def build_scene(rng: random.Random, config: Config) -> dict:
-    for _ in range(200):  # with ``translate``, redraw walks that fill the grid and cannot be moved
-        start, steps = random_walk(rng, config)
-        pts = vertices(start, steps)
-        rel = [(r - start[0], c - start[1]) for r, c in pts]
-        elsewhere = [
-            (r, c)
-            for r in range(config.rows)
-            for c in range(config.cols)
-            if (r, c) != start and all(0 <= r + a < config.rows and 0 <= c + b < config.cols for a, b in rel)
-        ]
-        if elsewhere or not config.translate:
-            break
-    path_start = rng.choice(elsewhere) if config.translate and elsewhere else start
-    end = pts[-1]
+    start, steps = random_walk(rng, config)
     return {
         "rows": config.rows,
         "cols": config.cols,
         "start": list(start),
         "steps": [list(s) for s in steps],
-        "path_start": list(path_start),
-        "end": list(end),
+        "path_grid": list(path_grid(config)),
+        "path_start": [config.rows - 1, config.cols - 1] if config.translate else list(start),
+        "end": list(vertices(start, steps)[-1]),
     }
 
 
@@ -216,26 +190,40 @@ def _font(size: int) -> ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
-def _grid_xy(config: Config):
-    unit = (config.image_size - 2 * config.margin) / (max(config.rows, config.cols) - 1)
-    x0 = (config.image_size - unit * (config.cols - 1)) / 2
-    y0 = (config.image_size - unit * (config.rows - 1)) / 2
+def _unit(config: Config) -> float:
+    """Dot spacing of the reference grid; the path image keeps it."""
+    return (config.image_size - 2 * config.margin) / (max(config.rows, config.cols) - 1)
+
+
+def _grid_xy(size: int, rows: int, cols: int, unit: float):
+    x0 = (size - unit * (cols - 1)) / 2
+    y0 = (size - unit * (rows - 1)) / 2
     return lambda r, c: (x0 + c * unit, y0 + r * unit)
 
 
-def _draw(config: Config, circled: tuple[int, int], path=None, labels: bool = False) -> Image.Image:
+def path_image_size(config: Config) -> int:
+    """The reference image's size, or for the larger field its extent at the same spacing plus a ring's margin."""
+    if not config.translate:
+        return config.image_size
+    rows, cols = path_grid(config)
+    return math.ceil(_unit(config) * (max(rows, cols) - 1)) + 4 * config.ring_radius + 2 * config.line_width
+
+
+def _draw(
+    config: Config, grid: tuple[int, int], size: int, circled: tuple[int, int], path=None, labels: bool = False
+) -> Image.Image:
     """Dots, a ring round ``circled``, optionally the path and row/column numbers; at 2x, averaged down."""
-    s = config.image_size
-    xy = _grid_xy(config)
-    img = Image.new("L", (2 * s, 2 * s), 255)
+    rows, cols = grid
+    xy = _grid_xy(size, rows, cols, _unit(config))
+    img = Image.new("L", (2 * size, 2 * size), 255)
     draw = ImageDraw.Draw(img)
     if path:
         for (r1, c1), (r2, c2) in pairwise(path):
             (xa, ya), (xb, yb) = xy(r1, c1), xy(r2, c2)
             draw.line((2 * xa, 2 * ya, 2 * xb, 2 * yb), fill=0, width=2 * config.line_width)
     d = 2 * config.dot_radius
-    for r in range(config.rows):
-        for c in range(config.cols):
+    for r in range(rows):
+        for c in range(cols):
             x, y = xy(r, c)
             draw.ellipse((2 * x - d, 2 * y - d, 2 * x + d, 2 * y + d), fill=0)
     x, y = xy(*circled)
@@ -244,10 +232,10 @@ def _draw(config: Config, circled: tuple[int, int], path=None, labels: bool = Fa
     if labels:
         font = _font(2 * config.label_size)
         gap = 2 * (config.ring_radius + config.label_size)
-        for r in range(config.rows):
+        for r in range(rows):
             x, y = xy(r, 0)
             draw.text((2 * x - gap, 2 * y), str(r + 1), fill=0, font=font, anchor="rm")
-        for c in range(config.cols):
+        for c in range(cols):
             x, y = xy(0, c)
             draw.text((2 * x, 2 * y - gap), str(c + 1), fill=0, font=font, anchor="mb")
     return img.reduce(2)
@@ -260,7 +248,7 @@ class Config:
     min_steps: int = 4  # segments in the path
     max_steps: int = 4
     max_move: int = 4  # largest |dr| or |dc| of one segment (the official generator uses 4)
-    translate: bool = True  # draw the path away from the circled start when it fits elsewhere
+    translate: bool = True  # draw the path from the middle of a larger dot field, not where it lies on the grid
     clearance: float = 0.25  # min distance (dot spacings) of a path dot from path segments it is not on; 0 = official
     image_size: int = 512
     margin: int = 80
@@ -307,13 +295,21 @@ def generate(seed: int, index: int, config: Config, *, render: bool = True) -> b
     rng = base.item_rng(seed, ID, index, config)
     scene = build_scene(rng, config)
     k = len(scene["steps"])
-    question = QUESTION.format(m=config.rows, n=config.cols, k=k, segments="segment" if k == 1 else "segments")
+    rows, cols = path_grid(config)
+    grid = (
+        f"a larger grid of {rows} by {cols} dots with the same spacing"
+        if config.translate
+        else "a grid of the same size"
+    )
+    question = QUESTION.format(
+        m=config.rows, n=config.cols, k=k, segments="segment" if k == 1 else "segments", grid=grid
+    )
     images: tuple[bytes, ...] = ()
     if render:
         path = vertices(tuple(scene["path_start"]), scene["steps"])
         images = (
-            base.png(_draw(config, tuple(scene["start"]), labels=True)),
-            base.png(_draw(config, tuple(scene["path_start"]), path=path)),
+            base.png(_draw(config, (config.rows, config.cols), config.image_size, tuple(scene["start"]), labels=True)),
+            base.png(_draw(config, path_grid(config), path_image_size(config), tuple(scene["path_start"]), path=path)),
         )
     row = base.Row(question, images, answer_text(tuple(scene["end"])))
     return base.make_item(ID, index, (row,), config, PRESETS, scene, answer_space=config.rows * config.cols)

@@ -5,7 +5,7 @@ tracks the position while it walks). The rules are re-checked with exact integer
 rational arithmetic instead of the generator's line keys and float distances:
 every dot inside the grid, no dot twice, each step passes over no dot, no two segments
 on one line (pairwise cross products), the path also fits where the path image draws
-it, and no path dot within the clearance of a segment it is not an end of. A broken
+it (on its own grid), and no path dot within the clearance of a segment it is not an end of. A broken
 rule raises ``ValueError``; otherwise the answer is returned as "(row, column)".
 """
 
@@ -43,9 +43,10 @@ def check_walk(scene: dict, clearance: float) -> list[tuple[int, int]]:
     m, n = scene["rows"], scene["cols"]
     dots = _dots(scene["start"], scene["steps"])
     placed = _dots(scene["path_start"], scene["steps"])
-    for p in dots + placed:
-        if not (0 <= p[0] < m and 0 <= p[1] < n):
-            raise ValueError(f"dot {p} is outside the {m} x {n} grid")
+    pm, pn = scene["path_grid"]
+    for p, (rows, cols) in [(p, (m, n)) for p in dots] + [(p, (pm, pn)) for p in placed]:
+        if not (0 <= p[0] < rows and 0 <= p[1] < cols):
+            raise ValueError(f"dot {p} is outside the {rows} x {cols} grid")
     if len(set(dots)) != len(dots):
         raise ValueError("the walk visits a dot twice")
     if any(gcd(dr, dc) != 1 for dr, dc in scene["steps"]):
