@@ -293,6 +293,37 @@ def test_ss3_route_blind_pickers_lost_their_edge() -> None:
         assert max(hits.values()) <= 0.3 * n, (name, hits)
 
 
+@pytest.mark.slow
+def test_ss3_answer_is_no_extreme_of_where_buildings_lie() -> None:
+    """Closed cue (900-item audit): drawn uniformly among the buildings that can be the answer, the answer was
+    the building nearest the map's centre in 49 of 300 normal items and the one with the largest straight-line
+    detour (start to building to end, minus start to end) in 15, where 30 are expected; ss3.draw_answer makes
+    the answer a building drawn uniformly or the candidate most like it. Bounds: about three standard
+    deviations of the binomial count around 30 (the old design fails two of the three)."""
+    from cogvis_tasks.visfactor.audit import _ss3
+
+    counts = {"largest detour": 0, "smallest detour": 0, "nearest the centre": 0}
+    for index in range(300):
+        item = ss3.generate(3, index, ss3.PRESETS["normal"], render=False)
+        values, labels = _ss3(item.metadata["scene"], item.rows[0].answer)
+        k = labels.index(1)
+        detour, centre = values["building_detour"], values["building_centre"]
+        counts["largest detour"] += detour[k] == max(detour)
+        counts["smallest detour"] += detour[k] == min(detour)
+        counts["nearest the centre"] += centre[k] == min(centre)
+    assert all(16 <= c <= 46 for c in counts.values()), counts
+
+
+def test_ss3_draw_answer_keeps_a_drawn_candidate() -> None:
+    """Where the uniformly drawn building can be the answer it is the answer: with every building a candidate
+    the draw is uniform over all of them."""
+    plan = ss3.Map((0, 0), (4, 4), 10, set(), [((k, 0), (k + 1, 1)) for k in range(4)], [[(0, 0)]] * 4)
+    picks = [ss3.draw_answer(random.Random(seed), plan, 5, 5) for seed in range(400)]
+    assert sorted(set(picks)) == [0, 1, 2, 3] and min(picks.count(k) for k in range(4)) > 70
+    plan.paths[1] = plan.paths[3] = None  # not candidates: never drawn
+    assert set(ss3.draw_answer(random.Random(seed), plan, 5, 5) for seed in range(100)) <= {0, 2}
+
+
 def test_ss3_every_corner_has_one_way_through() -> None:
     """Closed cue (blocked_near): the answer's corner used to keep its route's streets open while a decoy's were
     random, so roadblocks at a corner told them apart. Now every building's corner has exactly two open streets,
