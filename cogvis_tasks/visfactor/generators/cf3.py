@@ -98,7 +98,7 @@ def walk_between(
     """A random legal walk of ``length`` steps from ``start`` to ``end``, or None when the budget runs out.
 
     Depth-first over shuffled steps; a branch is cut when ``end`` is out of reach of the steps left (each step
-    moves at most ``max_move`` along each axis; the last step lands on ``end`` itself.
+    moves at most ``max_move`` along each axis) or is reached before the last step, which must land on it.
     """
     path, lines, steps = [start], set(), []
     frames = [_legal_steps(config, path, lines)]
@@ -119,8 +119,6 @@ def walk_between(
         q = (cur[0] + step[0], cur[1] + step[1])
         left = length - len(steps) - 1
         if max(abs(end[0] - q[0]), abs(end[1] - q[1])) > left * config.max_move or (left == 0) != (q == end):
-            continue
-        if left > 0 and q == end:
             continue
         lines.add(line_key(cur, step))
         path.append(q)
@@ -148,7 +146,7 @@ def random_walk(rng: random.Random, config: Config) -> tuple[tuple[int, int], li
         length = rng.randint(config.min_steps, config.max_steps)
         if length == 1:
             start = (rng.randrange(config.rows), rng.randrange(config.cols))
-            one = [s for s in _legal_steps(config, [start], set())]
+            one = _legal_steps(config, [start], set())
             if not one:
                 continue
             return start, [rng.choice(one)]
