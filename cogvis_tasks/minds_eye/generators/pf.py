@@ -41,6 +41,18 @@ and 150 medium items). Configs with diagonal folds (hard) keep the coin design: 
 generation time, and 1 item in 20 reached the fallback), and the coin's bias is smaller (hard passes the audit at
 300 items: 28.1%, 95% CI 23.3-33.5).
 
+Open at 900 easy items (surface boosting 35.5% at seed 1234, 40.2% at seed 77; measured 2026-12-06): the square
+leaves the options' hole patterns exchangeable (option features alone: 26.3%), but which side of the shown crease
+its twin lies on follows from where the crease is: at the ends of a fold's range the twin can lie on one side only
+(a half-sheet fold's twin is always on the rim side, the narrowest flap's never; over 300 items the twin's side is
+guessed right 66% / 73% of the time for folds 1 / 2 from the flap width). The fold panels' ink tells the flap
+widths and the holes' positions tell which options are mirrored across a line nearer the centre, so boosting on
+panel-relative features alone reaches 37%. Tried and not kept: banning holes one lattice step from a crease,
+fold panels at the options' crop size, no creases through the centre, one-step twins only (32.8%, within the
+seed-to-seed spread), 24- and 36-step sheets (the options alone then carry a cue), a fair coin for the twin's side
+(breaks the options' exchangeability). The side of a twin that a crease position allows is bounded away from
+chance whatever the range, so closing this needs another kind of foil.
+
 Presets (the paper's structural parameters: number and type of folds, sheet shape):
 * easy: 2 vertical/horizontal folds of a square sheet, one punched hole.
 * medium: 3 vertical/horizontal folds, square or hexagonal sheet: one more layer
