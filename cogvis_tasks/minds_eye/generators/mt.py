@@ -32,6 +32,12 @@ The audit at 300 items (seed 1234, chance 25%) flags no preset: best pickers eas
 Making every lure at least as unlike the original as the answer (a suggestion in the issue) was not done: it
 makes the answer the option most like the original, the same cue reversed.
 
+Open at 900 easy items (surface boosting 31.9% at seed 1234, measured 2026-12-06): no single feature beats 28%,
+but ink, darkness and fill together give 32.7%; within items the answer is the most central option and the least
+like the original in shading, the mirror image has the least ink and ``mirror2`` the most fill. Matching the
+mirror images on two numbers (thumbnail difference and shading-histogram distance to the original) instead of one
+made it worse (35.8%).
+
 Views must be unambiguous: every figure faces the camera with all three of its face directions (no face edge-on),
 every cube shows at least ``MIN_VISIBLE`` of its own projected area, and the five drawings are pairwise different
 (no option repeats the original's drawing or another option's).
