@@ -91,22 +91,11 @@ def _bbox_resample(
 
 
 def _components(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Ink parts (8-connected) and holes (background regions not touching the border, 4-connected) per mask."""
-    from scipy import ndimage
+    """Parts and holes per mask of a stack."""
+    from ..core.topology import parts_and_holes
 
-    eight = np.ones((3, 3), dtype=bool)
-    parts = np.zeros(len(mask))
-    holes = np.zeros(len(mask))
-    for i, m in enumerate(mask):
-        labels, count = ndimage.label(m, structure=eight)
-        sizes = np.bincount(labels.ravel())[1:]
-        parts[i] = int((sizes >= 3).sum())  # specks of one or two pixels are resampling noise
-        bg, nbg = ndimage.label(~m)
-        border = np.unique(np.concatenate([bg[0], bg[-1], bg[:, 0], bg[:, -1]]))
-        bg_sizes = np.bincount(bg.ravel(), minlength=nbg + 1)
-        inner = np.setdiff1d(np.arange(1, nbg + 1), border)
-        holes[i] = int((bg_sizes[inner] >= 3).sum())
-    return parts, holes
+    counts = np.array([parts_and_holes(m) for m in mask], dtype=float).reshape(-1, 2)
+    return counts[:, 0], counts[:, 1]
 
 
 def image_features(stack: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray]:

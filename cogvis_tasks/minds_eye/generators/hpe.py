@@ -73,34 +73,33 @@ At 900 items (seed 1234) the audit flagged easy and medium (surface boosting 34.
   second parameter (the bump's share of the pieces) and breaks at the first split change that share; deeper ones
   change the angle (:func:`level_breaks`). Koch answers found: 27.7%; medium 28.8% [25.9, 31.8] (raw pixels;
   surface boosting 27.2%), ok.
-* carpet proportions (medium, seed 77): the Sierpinski carpet rule had one parameter (the scale; the children sat
-  at 2/3 of the parent's half-width) and only a break at the first split moves enough ink to pass the visibility
-  check, so every odd carpet had level-1 blocks of one size on a spacing set for another, proportions no regular
-  carpet has (odd-vs-regular AUC of boosting on the 64 px crops' features 0.84, on size features alone 0.83; the
-  audit found 55% of the carpet answers). The rule now has a second parameter (the side children's offset,
-  ``spread``; the scale range narrowed to 0.27-0.37 so sibling squares at the tightest spacing keep a gap) and a break changes
-  either: AUC 0.67 (size features 0.66). Carpet answers found by surface boosting at 900 medium items of seeds
-  77, 1234, 5, 9: 55, 35.4, 50.9, 42.0% -> 20.5, 31.9, 34.8, 37.5%; the whole set 35.1, 27.2, 33.2, 30.9% -> 28.4,
-  30.2, 29.6, 32.3%. Audit
-  at seed 77: 35.1% [32.1, 38.3] -> 29.8% [26.9, 32.8] (raw boosting), ok; at seed 1234 now 30.2% [27.3, 33.3],
-  just flagged, the rise spread over the other families (their figures are drawn anew: the RNG stream moved).
-  A break of the offset only at the first split (as the Koch bump) gave AUC 0.72. Easy and hard have no carpets
-  (hard's depth 4-5 is beyond the carpet's 3): their items are unchanged.
+* carpet proportions (medium, seed 77): the Sierpinski carpet rule had one parameter (the scale; the children sat at
+  2/3 of the parent's half-width) and only a break at the first split moves enough ink to pass the visibility check,
+  so every odd carpet had level-1 blocks of one size on a spacing set for another, proportions no regular carpet has
+  (odd-vs-regular AUC of boosting on the 64 px crops' features 0.84, on size features alone 0.83; the audit found
+  55% of the carpet answers). The rule now has a second parameter (the side children's offset, ``spread``; the scale
+  range narrowed to 0.27-0.37 so sibling squares at the tightest spacing keep a gap) and a break changes either: AUC
+  0.67 (size features 0.66). Carpet answers found by surface boosting at 900 medium items of seeds 77, 1234, 5, 9:
+  55, 35.4, 50.9, 42.0% -> 20.5, 31.9, 34.8, 37.5%; the whole set 35.1, 27.2, 33.2, 30.9% -> 28.4, 30.2, 29.6,
+  32.3%. Audit at seed 77: 35.1% [32.1, 38.3] -> 29.8% [26.9, 32.8] (raw boosting), ok; at seed 1234 now 30.2%
+  [27.3, 33.3], just flagged, the rise spread over the other families (their figures are drawn anew: the RNG stream
+  moved). A break of the offset only at the first split (as the Koch bump) gave AUC 0.72. Easy and hard have no
+  carpets (hard's depth 4-5 is beyond the carpet's 3): their items are unchanged.
 
 Tried and not kept: the thumbnail check on broken figures too (medium rose to 38.9%: the rejections tilted which
 rules were kept); the odd figure at its base's scale instead of a size drawn anew with each break tried (that tilt
 is real, but medium rose to 37.7%: a break growing the extent then grew the figure); bump breaks at every level
-(medium 25.8%, but hard 35.0%, flagged: a bump change below the first split is visible only on steep curves, so
-the odd Koch curves' angles averaged 72 degrees against 59); angle or bump at every level (medium 28.2%, hard
-31.7%). Left (before the carpet change): a Koch curve broken below the first split still has an unusual fill for its aspect (AUC 0.7 in the
-crops, 0.97 before); Sierpinski triangles and carpets (one-parameter rules) show the same kind of cue weaker
-(per-family AUC 0.6-0.75): at seed 77 medium is still flagged (surface boosting 39.1% before, 35.1% [32.1, 38.3]
-after; 55% of its Sierpinski carpet answers and 47% of its Koch answers found), and so is easy (29.9% before,
-31.2% [28.3, 34.3] after; the odd binary trees are a little taller and inkier, size-feature AUC 0.55, as before,
-and the parts-and-holes picker fell from 32.2% to 27.9%). Hard stays near the flag at 900 items, as before:
-surface boosting at seeds 1234, 77, 5 and 9 gave 28.9, 32.8, 31.2 and 29.3% before and 31.3 (flagged, [28.4,
-34.4]), 27.6 (ok), 29.7 and 31.4% after; its Koch answers were found 47% of the time before and 38% after, the
-rest is spread over the families.
+(medium 25.8%, but hard 35.0%, flagged: a bump change below the first split is visible only on steep curves, so the
+odd Koch curves' angles averaged 72 degrees against 59); angle or bump at every level (medium 28.2%, hard 31.7%).
+Left (before the carpet change): a Koch curve broken below the first split still has an unusual fill for its aspect
+(AUC 0.7 in the crops, 0.97 before); Sierpinski triangles and carpets (one-parameter rules) show the same kind of
+cue weaker (per-family AUC 0.6-0.75): at seed 77 medium is still flagged (surface boosting 39.1% before, 35.1%
+[32.1, 38.3] after; 55% of its Sierpinski carpet answers and 47% of its Koch answers found), and so is easy (29.9%
+before, 31.2% [28.3, 34.3] after; the odd binary trees are a little taller and inkier, size-feature AUC 0.55, as
+before, and the parts-and-holes picker fell from 32.2% to 27.9%). Hard stays near the flag at 900 items, as before:
+surface boosting at seeds 1234, 77, 5 and 9 gave 28.9, 32.8, 31.2 and 29.3% before and 31.3 (flagged, [28.4, 34.4]),
+27.6 (ok), 29.7 and 31.4% after; its Koch answers were found 47% of the time before and 38% after, the rest is
+spread over the families.
 """
 
 from __future__ import annotations
@@ -115,9 +114,9 @@ from typing import Any
 
 import numpy as np
 from PIL import Image, ImageDraw
-from scipy import ndimage
 
 from ...core.rng import rng_for
+from ...core.topology import parts_and_holes
 from . import base
 
 ID = "HPE"
@@ -183,7 +182,6 @@ SNAP = 3.0  # px: segment ends this close meet
 NEAR = 8.0  # px: strokes this close merge in a 64 px crop of a panel
 GLANCE = 64  # px: side of the thumbnail of a panel whose parts and holes a break must keep
 GLANCE_INK = 48  # grey levels below white that count as ink in the thumbnail
-GLANCE_SPECK = 3  # px: smaller parts and holes of the thumbnail are resampling noise
 MAX_TRIES = 50
 MIN_STROKES, MAX_STROKES = 5, 150
 BREAK_TRIES = 20  # breaks tried on one regular figure
@@ -679,20 +677,13 @@ def _segment_distance(s: np.ndarray, t: np.ndarray) -> np.ndarray:
 
 
 def glance_topology(panel: Image.Image) -> tuple[int, int]:
-    """(parts, holes) of a panel's drawing as a GLANCE px thumbnail shows them: ink parts (8-connected) and enclosed
-    background regions (4-connected), specks left out. Elements touching or not, siblings overlapping or apart, are
-    what a break changes first, and a thumbnail counts them without comparing any level with another."""
+    """(parts, holes) of a panel's drawing as a GLANCE px thumbnail shows them, counted as the audit counts them.
+    Elements touching or not, siblings overlapping or apart, are what a break changes first, and a thumbnail counts
+    them without comparing any level with another."""
     side = max(panel.size)
     square = Image.new("L", (side, side), 255)
     square.paste(panel, ((side - panel.width) // 2, (side - panel.height) // 2))
-    mask = np.asarray(square.resize((GLANCE, GLANCE), Image.Resampling.BOX)) < 255 - GLANCE_INK
-    parts, count = ndimage.label(mask, structure=np.ones((3, 3), dtype=bool))
-    n_parts = int((np.bincount(parts.ravel(), minlength=count + 1)[1:] >= GLANCE_SPECK).sum())
-    background, count = ndimage.label(~mask)
-    sizes = np.bincount(background.ravel(), minlength=count + 1)
-    border = np.unique(np.concatenate([background[0], background[-1], background[:, 0], background[:, -1]]))
-    sizes[border] = 0
-    return n_parts, int((sizes[1:] >= GLANCE_SPECK).sum())
+    return parts_and_holes(np.asarray(square.resize((GLANCE, GLANCE), Image.Resampling.BOX)) < 255 - GLANCE_INK)
 
 
 def _visible(odd: dict[str, Any], ruled: np.ndarray, box: base.Box, min_ink: int, glance: bool = False) -> bool:
