@@ -99,7 +99,7 @@ MIN_GAP = 0.07  # least distance between strokes that do not meet
 MIN_ANGLE = math.radians(25)  # least angle between two segments meeting at a vertex
 MIN_SEGMENT = 0.12
 MIN_ROUNDNESS = 0.4  # least ratio of the ink's principal spreads: no flat, line-like figures
-RADIUS_FILL = 0.74  # farthest ink point from the ink centroid, in half panels (times a 0.88-1 jitter: fits)
+RADIUS_FILL = 0.74  # farthest ink point from the ink centroid, in half panels (odd figure: up to 1.06x; jitter 0.88-1)
 UPRIGHT_TILT = math.radians(20)  # upright figures ("vertical" axis) tilt by up to this either way
 PLACE_JITTER = 0.08  # every figure's ink centroid moved off the panel centre by up to this (half panels), each axis
 SIZE_JITTER = 0.12  # every figure drawn 0-12% smaller at random: size is a nuisance, not a cue
@@ -422,7 +422,7 @@ def turned(fig: Figure, angle: float) -> np.ndarray:
 
 def drawn_size(fig: Figure, angle: float) -> np.ndarray:
     """Ink length, bounding-box width and height, convex-hull area and RMS ink radius as drawn (half-panel units):
-    the size cues to balance (the farthest vertex is the same for every figure, see ``normalised``)."""
+    the size cues to balance (the farthest vertex is held by keeping its tie: see ``perturbed``)."""
     v, scale = turned(fig, angle), RADIUS_FILL
     return np.array(
         [
