@@ -7,7 +7,8 @@ sheets with holes; exactly one hole pattern is what unfolding gives.
 
 Geometry is exact. Points live on a lattice (square: the integer grid; hexagon: the
 triangular lattice, basis (1, 0) and (1/2, sqrt 3/2)) and every crease is a lattice
-line in one of the sheet's symmetry directions, so every fold is an integer affine
+line in one of the sheet's symmetry directions (square sheets with V/H folds only, i.e.
+easy: also the lines halfway between, see :func:`half_creases`), so every fold is an integer affine
 reflection and all vertices stay on the 1/6 sub-lattice (integer arithmetic). A fold
 is accepted only if the reflected flap lands inside the part that stays, so the
 packet is always a convex polygon. The folded packet is tracked as layers (polygon + map back to the
@@ -41,17 +42,42 @@ and 150 medium items). Configs with diagonal folds (hard) keep the coin design: 
 generation time, and 1 item in 20 reached the fallback), and the coin's bias is smaller (hard passes the audit at
 300 items: 28.1%, 95% CI 23.3-33.5).
 
-Open at 900 easy items (surface boosting 35.5% at seed 1234, 40.2% at seed 77; measured 2026-12-06): the square
-leaves the options' hole patterns exchangeable (option features alone: 26.3%), but which side of the shown crease
-its twin lies on follows from where the crease is: at the ends of a fold's range the twin can lie on one side only
-(a half-sheet fold's twin is always on the rim side, the narrowest flap's never; over 300 items the twin's side is
-guessed right 66% / 73% of the time for folds 1 / 2 from the flap width). The fold panels' ink tells the flap
-widths and the holes' positions tell which options are mirrored across a line nearer the centre, so boosting on
-panel-relative features alone reaches 37%. Tried and not kept: banning holes one lattice step from a crease,
-fold panels at the options' crop size, no creases through the centre, one-step twins only (32.8%, within the
-seed-to-seed spread), 24- and 36-step sheets (the options alone then carry a cue), a fair coin for the twin's side
-(breaks the options' exchangeability). The side of a twin that a crease position allows is bounded away from
-chance whatever the range, so closing this needs another kind of foil.
+The easy preset's last cue (audit at 900 items, 2026-12-06: surface boosting 35.5%, 95% CI 32.4-38.7, at seed
+1234; 40.2% at seed 77): the square left the options' hole patterns exchangeable (option features alone: 26.3%),
+but which side of the shown crease its twin lay on followed from where the crease was: at the ends of a fold's
+range the twin can lie on one side only (a half-sheet fold's twin always on the rim side, the narrowest flap's
+never), and twins drawn at random among the valid lines lie where more of the range is, so the flap width the
+panel shades told the side (over 600 items the side was guessed right 64% / 72% of the time for folds 1 / 2 from
+the flap width; AUC of the flap's share for a narrower twin 0.74 over 300 items). The fold panels' ink tells the
+flap widths and the holes' positions tell which options are mirrored across a line nearer the centre (boosting on
+panel-relative features alone: 37%; the ``dist_stimulus`` group alone 30%). Closed for square sheets with V/H folds
+(easy) by two changes (:func:`half_creases`): (1) creases also halfway between lattice lines (x = c + 1/2 still
+maps lattice points onto lattice points, so holes stay on the lattice): the side stays as predictable from the
+exact flap width (64% / 72%), but there are twice as many widths and the foils' holes sit one lattice step from
+the answer's instead of two, so surface pickers read it far less;
+(2) the twin's side is a fair coin (:func:`twins_either_side`): the crease drawn must have twins on both sides,
+the coin picks one, and only then the square's coins choose the sequence shown (so the options stay
+exchangeable: the previous session's fair coin chose the side of the *shown* crease, which left the foils alone at
+the range ends). Side guessed from the flap width now 59% / 63% over 600 items; AUC 0.63 over 300 items. Audit at
+900 easy items: surface boosting 29.3%, 95% CI 26.5-32.4, at seed 1234 and 27.1%, 95% CI 24.3-30.1, at seed 77
+(not flagged). Medium and hard configs keep whole-step creases and are byte-identical (their audits pass; a
+Config field would have reseeded them, so the rule is read off the config). Generation 16.4 -> 12.3 easy items/s.
+
+Measured and not kept (600 easy items, seed 1234, best audit picker unless said): half creases alone, twins
+anywhere in the range: 24.0% at 600 items, but 29.2% / 30.2% at 900 items, seeds 1234 / 77 (flagged at 77; side
+still guessed 64% / 72%); half creases with twins one half step away only: 29.5% (side 63% / 73%: the drawn creases
+crowd at the half-sheet fold, so adjacency alone does not even out the sides); half creases with twins at most
+one step away: 26.6%; whole-step creases with one-step twins: 31.3% (flagged). Before that session: banning holes
+one lattice step from a crease, fold panels at the options' crop size, no creases through the centre, one-step
+twins only (32.8% at 900 items), 24- and 36-step sheets (the options alone then carry a cue), a fair coin for
+the side of the shown crease's twin (breaks the options' exchangeability).
+
+Still open: the side of the twin is not fully even. A twin at the end of its range (the half-sheet fold) is shown
+when the square's coin picks it, and then its partner lies on one side (the 59% / 63% above). Requiring the twin
+to have a twin beyond it as well (so that neither line of the pair ends a range) made it worse (side guessed 68% /
+76%, AUC 0.70 at seed 9, 0.66 at seed 5; 8.6 items/s): it pushes the crease drawn away from the end the coin
+points to, which ties the side to the position again. Medium and hard (whole-step creases, twins anywhere) keep
+the old side bias; their audits pass. The easy audits sit 0.5-3 points below the flag at 900 items.
 
 Presets (the paper's structural parameters: number and type of folds, sheet shape):
 * easy: 2 vertical/horizontal folds of a square sheet, one punched hole.
@@ -188,9 +214,10 @@ def reflection_matrix(shape: str, d: IntVec) -> Mat:
 
 @functools.cache
 def reflection(shape: str, d: IntVec, c: int) -> tuple[Mat, IntVec]:
-    """Reflection across the lattice line det(d, x) = c as x -> M x + t, t in fine units (integral: lattice to lattice)."""
+    """Reflection across the line det(d, x) = c (c in fine units, x coarse) as x -> M x + t, t in fine units
+    (integral in coarse units too: lattice points go to lattice points)."""
     m = reflection_matrix(shape, d)
-    on = (Fraction(-c, d[1]), Fraction(0)) if d[1] else (Fraction(0), Fraction(c, d[0]))
+    on = (Fraction(-c, FINE * d[1]), Fraction(0)) if d[1] else (Fraction(0), Fraction(c, FINE * d[0]))
     t = (on[0] - m[0][0] * on[0] - m[0][1] * on[1], on[1] - m[1][0] * on[0] - m[1][1] * on[1])
     assert t[0].denominator == 1 and t[1].denominator == 1, (shape, d, c, t)
     return m, (FINE * int(t[0]), FINE * int(t[1]))
@@ -198,8 +225,9 @@ def reflection(shape: str, d: IntVec, c: int) -> tuple[Mat, IntVec]:
 
 @dataclass(frozen=True)
 class Line:
-    """The crease {x : det(d, x) = c} (coarse units); ``side`` +1 or -1 says which half-plane (det(d, x) - c > 0 or < 0)
-    is the flap."""
+    """The crease {x : FINE det(d, x) = c} (x in coarse units, c in fine ones: a crease may sit between lattice
+    lines, see ``Config.half_creases``); ``side`` +1 or -1 says which half-plane (FINE det(d, x) - c > 0 or < 0) is
+    the flap."""
 
     shape: str
     name: str
@@ -208,7 +236,7 @@ class Line:
     side: int
 
     def value(self, p: IntVec) -> int:
-        return self.side * (self.d[0] * p[1] - self.d[1] * p[0] - FINE * self.c)
+        return self.side * (self.d[0] * p[1] - self.d[1] * p[0] - self.c)
 
     def reflect(self, p: IntVec) -> IntVec:
         (a, b), (e, f) = (m := reflection(self.shape, self.d, self.c))[0]
@@ -219,7 +247,7 @@ class Line:
 def clip(poly: list[IntVec], line: Line, keep: int) -> list[IntVec]:
     """The part of a convex polygon where ``keep * line.value`` >= 0 (Sutherland-Hodgman, exact)."""
     out: list[IntVec] = []
-    s, (a, b), k = keep * line.side, line.d, FINE * line.c
+    s, (a, b), k = keep * line.side, line.d, line.c
     values = [s * (a * p[1] - b * p[0] - k) for p in poly]  # keep * line.value(p), inlined
     for p, q, vp, vq in zip(poly, poly[1:] + poly[:1], values, values[1:] + values[:1], strict=True):
         if vp >= 0:
@@ -236,7 +264,7 @@ def split(poly: list[IntVec], line: Line) -> tuple[list[IntVec], int, list[IntVe
     stay, its area2). The crossing points are the same: negating both values leaves each quotient as it is."""
     flap: list[IntVec] = []
     stay: list[IntVec] = []
-    s, (a, b), k = line.side, line.d, FINE * line.c
+    s, (a, b), k = line.side, line.d, line.c
     values = [s * (a * p[1] - b * p[0] - k) for p in poly]
     for p, q, vp, vq in zip(poly, poly[1:] + poly[:1], values, values[1:] + values[:1], strict=True):
         if vp >= 0:
@@ -363,24 +391,25 @@ Holes = frozenset[IntVec]
 
 
 def crease_candidates(
-    shape: str, outline: Sequence[IntVec], names: tuple[str, ...], punched: Sequence[IntVec] = ()
+    shape: str, outline: Sequence[IntVec], names: tuple[str, ...], punched: Sequence[IntVec] = (), step: int = FINE
 ) -> list[tuple[str, IntVec, int, list[int]]]:
-    """Every lattice line in the named directions that crosses the packet, as (name, d, c, sides): the crease
-    det(d, x) = c and the sides (of +1, -1) that may be its flap with every punch (fine units) on the other side.
-    ``Line(shape, name, d, c, side)`` is the line; no Line is built here (most sides fail the punch test)."""
+    """Every line in the named directions ``step`` fine units apart (FINE: the lattice lines) that crosses the
+    packet, as (name, d, c, sides): the crease FINE det(d, x) = c and the sides (of +1, -1) that may be its flap
+    with every punch (fine units) on the other side. ``Line(shape, name, d, c, side)`` is the line; no Line is
+    built here (most sides fail the punch test)."""
     out = []
     for name in names:
         d = DIRECTIONS[shape][name]
         values = [det(d, p) for p in outline]
-        punch_dets = [det(d, q) for q in punched]  # Line.value(q) == side * (det(d, q) - FINE * c)
-        for c in range(min(values) // FINE + 1, -(-max(values) // FINE)):
-            out.append((name, d, c, [side for side in (1, -1) if all(side * (e - FINE * c) < 0 for e in punch_dets)]))
+        punch_dets = [det(d, q) for q in punched]  # Line.value(q) == side * (det(d, q) - c)
+        for c in range(step * (min(values) // step + 1), step * -(-max(values) // step), step):
+            out.append((name, d, c, [side for side in (1, -1) if all(side * (e - c) < 0 for e in punch_dets)]))
     return out
 
 
 @functools.lru_cache(maxsize=8192)
 def valid_creases(
-    shape: str, lines: tuple[Line, ...], names: tuple[str, ...], punched: tuple[IntVec, ...]
+    shape: str, lines: tuple[Line, ...], names: tuple[str, ...], punched: tuple[IntVec, ...], step: int = FINE
 ) -> tuple[Line, ...]:
     """The creases the next fold may take: valid folds of the packet (see :func:`try_fold`) that keep every punch on
     the part that stays, clear of every layer edge, and lay the flap over at least one punch (so this fold changes
@@ -388,7 +417,9 @@ def valid_creases(
     outline = outline_of(shape, lines)
     assert outline is not None
     out = []
-    for name, d, c, sides in crease_candidates(shape, outline, names, punched):  # crease_ok's tests, cheapest first
+    for name, d, c, sides in crease_candidates(
+        shape, outline, names, punched, step
+    ):  # crease_ok's tests, cheapest first
         if sides and punched:  # the flap, laid over, must cover a punch; the reflection does not depend on side
             ((a, b), (e, f)), (tx, ty) = reflection(shape, d, c)
             if not any(inside(outline, (a * q[0] + b * q[1] + tx, e * q[0] + f * q[1] + ty)) for q in punched):
@@ -480,7 +511,14 @@ DRAW_BUDGET = 60  # packets whose creases a fold draw may list before it gives u
 
 
 def draw_folds(
-    rng: random.Random, shape: str, fixed: list[Line], punched: list[IntVec], n: int, forced: int, diagonal: bool
+    rng: random.Random,
+    shape: str,
+    fixed: list[Line],
+    punched: list[IntVec],
+    n: int,
+    forced: int,
+    diagonal: bool,
+    spacing: int = FINE,
 ) -> tuple[list[Line], Holes] | None:
     """The folds after ``fixed`` (the first fold) and the answer they give: a random depth-first search, each fold
     drawn uniformly among the :func:`valid_creases` not yet found to lead nowhere (a later packet with no valid
@@ -496,7 +534,7 @@ def draw_folds(
         if budget[0] <= 0:
             return None
         budget[0] -= 1
-        creases = list(valid_creases(shape, lines, crease_names(shape, len(lines), forced, diagonal), fq))
+        creases = list(valid_creases(shape, lines, crease_names(shape, len(lines), forced, diagonal), fq, spacing))
         rng.shuffle(creases)
         return next((got for c in creases if (got := search((*lines, c))) is not None), None)
 
@@ -585,7 +623,9 @@ def program_holes(shape: str, lines: list[Line], punched: list[IntVec], names: l
     return unfolding(shape, lines, punched)
 
 
-def other_lines(shape: str, lines: list[Line], k: int, names: tuple[str, ...], punched: list[IntVec]) -> list[Line]:
+def other_lines(
+    shape: str, lines: list[Line], k: int, names: tuple[str, ...], punched: list[IntVec], spacing: int = FINE
+) -> list[Line]:
     """Lattice lines in the directions fold k may take that cross the packet it folds, other than its crease, with
     the flap on the side away from the punches."""
     outline = _stages(shape, tuple(lines[:k]))[-1]
@@ -593,7 +633,7 @@ def other_lines(shape: str, lines: list[Line], k: int, names: tuple[str, ...], p
     crease = (lines[k].d, lines[k].c)
     return [
         Line(shape, name, d, c, side)
-        for name, d, c, sides in crease_candidates(shape, outline, names, fq)
+        for name, d, c, sides in crease_candidates(shape, outline, names, fq, spacing)
         if (d, c) != crease
         for side in sides
     ]
@@ -626,14 +666,19 @@ def twin_lines(
     k: int,
     limit: int,
     both_ways: bool = True,
+    spacing: int = FINE,
+    beyond: int = 0,
 ) -> list[Line]:
     """Lines x that could stand in for fold k's crease c either way: with c shown, unfolding across x gives a foil;
     and the folds with x in place of c are a valid item too, for which unfolding across c gives a foil. Which of
     the two is the crease shown can then be drawn by a coin, so the foil's line is where the true crease could as
     well have been (not, say, always nearer the rim). At most ``limit``, in random order; with ``both_ways`` False
-    only the first condition (a fallback, see :func:`build`)."""
+    only the first condition (a fallback, see :func:`build`). ``spacing``: the creases' (see :func:`crease_spacing`);
+    ``beyond`` +1 or -1 keeps only the parallel lines on that side of the crease (larger or smaller c), 0 any."""
     outline = _stages(shape, tuple(lines[:k]))[-1]
-    candidates = other_lines(shape, lines, k, names[k], punched)
+    candidates = other_lines(shape, lines, k, names[k], punched, spacing)
+    if beyond:
+        candidates = [x for x in candidates if x.d == lines[k].d and (x.c - lines[k].c) * beyond > 0]
     rng.shuffle(candidates)
     out = []
     flap = _regions(shape, tuple(lines))[k]
@@ -650,6 +695,29 @@ def twin_lines(
             if len(out) == limit:
                 break
     return out
+
+
+def twins_either_side(
+    rng: random.Random,
+    shape: str,
+    lines: list[Line],
+    punched: list[IntVec],
+    answer: Holes,
+    names: list[tuple[str, ...]],
+    k: int,
+    spacing: int,
+) -> list[Line]:
+    """Twins of fold k (see :func:`twin_lines`) on the side of its crease a fair coin draws, and none unless fold k
+    has a twin on the other side too. Twins drawn at random among the valid lines lie on the side where more of
+    the fold's range is: a crease at the end of its range (a half-sheet fold, the narrowest flap) has twins on one
+    side only, so the flap width told which side the foil's mirror line is on (easy: 64% / 72% for folds 1 / 2 over
+    600 items). Here the crease drawn has twins both ways and the side is even; only a twin at the end of the range
+    that the square's coin then shows still has its partner on one side (59% / 63%)."""
+    toward = 1 if rng.random() < 0.5 else -1
+    got = twin_lines(rng, shape, lines, punched, answer, names, k, 2, True, spacing, toward)
+    if got and twin_lines(rng, shape, lines, punched, answer, names, k, 1, True, spacing, -toward):
+        return got
+    return []
 
 
 Foils = list[tuple[str, Holes]]
@@ -705,6 +773,8 @@ def foils_for(
     names: list[tuple[str, ...]],
     twins_needed: int = 2,
     square: bool = True,
+    spacing: int = FINE,
+    fair: bool = False,
 ) -> tuple[list[Line], Holes, Foils] | None:
     """The folds shown, their answer and three foils, arranged so that nothing about an option, alone or against
     the panels and the other options, tells the answer without unfolding.
@@ -719,7 +789,7 @@ def foils_for(
     """
     n = len(lines)
     if n == 1:
-        twins = twin_lines(rng, shape, lines, punched, answer, names, 0, 8)
+        twins = twin_lines(rng, shape, lines, punched, answer, names, 0, 8, True, spacing)
         made = (wrong_unfolding(shape, lines, punched, {0: x}, answer) for x in twins)
         distinct = list(dict.fromkeys(h for h in made if h))
         return None if len(distinct) < 3 else (lines, answer, [("wrong_fold_1", h) for h in rng.sample(distinct, 3)])
@@ -731,8 +801,14 @@ def foils_for(
         ways = (False, False) if twins_needed == 0 else ways
         for step, both in zip((j, k), ways, strict=True):
             if (step, both) not in twins:
-                twins[(step, both)] = twin_lines(rng, shape, lines, punched, answer, names, step, 2, both)
-        xs, ys = twins[(j, ways[0])], twins[(k, ways[1])]
+                twins[(step, both)] = (
+                    twins_either_side(rng, shape, lines, punched, answer, names, step, spacing)
+                    if fair and square and twins_needed == 2
+                    else twin_lines(rng, shape, lines, punched, answer, names, step, 2, both, spacing)
+                )
+            if fair and not twins[(step, both)]:
+                break  # no square without this fold's twins: spare the other fold's search
+        xs, ys = twins.get((j, ways[0]), []), twins.get((k, ways[1]), [])
         combos = [(x, y) for x in xs for y in ys]
         rng.shuffle(combos)
         for x, y in combos:
@@ -758,6 +834,21 @@ def foils_for(
     return None
 
 
+def half_creases(config: Config) -> bool:
+    """Creases also halfway between lattice lines, and twins on a side drawn fairly (:func:`twins_either_side`):
+    configs of square sheets with V/H folds only (easy). A crease x = c + 1/2 reflects lattice points onto
+    lattice points there (x -> 2c + 1 - x), so holes stay on the lattice; a diagonal or hexagonal one would not.
+    Decided by the config rather than a field of it, because the config seeds every item: a new field would
+    redraw the medium and hard items, whose audits pass as they are."""
+    return config.shapes == ("square",) and not config.diagonal
+
+
+def crease_spacing(config: Config) -> int:
+    """Fine units between neighbouring creases of a fold direction: half a lattice step with
+    :func:`half_creases`, else one."""
+    return FINE // 2 if half_creases(config) else FINE
+
+
 ATTEMPTS = 200  # folds and punch drawn afresh, at most
 TWIN_ATTEMPTS = 30  # attempts that need two pairs of twin lines; then one, then none (a fallback: rarely reached)
 
@@ -767,8 +858,9 @@ def build(rng: random.Random, config: Config) -> tuple[str, list[Line], list[Int
     shape, n = rng.choice(config.shapes), rng.randint(config.min_folds, config.max_folds)
     forced = rng.randrange(n) if config.diagonal else -1
     names = [crease_names(shape, k, forced, config.diagonal) for k in range(n)]
+    halves, spacing = half_creases(config), crease_spacing(config)
     for attempt in range(ATTEMPTS):
-        first = valid_creases(shape, (), names[0], ())
+        first = valid_creases(shape, (), names[0], (), spacing)
         if not first:
             continue
         fixed = [rng.choice(first)]
@@ -776,10 +868,11 @@ def build(rng: random.Random, config: Config) -> tuple[str, list[Line], list[Int
         if len(points) < config.holes:
             continue
         punched = sorted(rng.sample(points, config.holes))
-        got = draw_folds(rng, shape, fixed, punched, n, forced, config.diagonal)
+        got = draw_folds(rng, shape, fixed, punched, n, forced, config.diagonal, spacing)
         if got is None:
             continue
-        item = foils_for(rng, shape, got[0], punched, got[1], names, 2 - attempt // TWIN_ATTEMPTS, not config.diagonal)
+        twins = 2 - attempt // TWIN_ATTEMPTS
+        item = foils_for(rng, shape, got[0], punched, got[1], names, twins, not config.diagonal, spacing, halves)
         if item is not None:
             return shape, item[0], punched, item[1], item[2]
     raise RuntimeError(f"no item found for {config}: folds, punch and foils could not meet the constraints")
