@@ -212,6 +212,23 @@ def test_cf1_figure_drawn_at_pattern_scale(config: cf1.Config) -> None:
             assert abs((c1 - c0 + 1) - (w * unit + config.line_width)) <= 2
 
 
+@pytest.mark.parametrize(
+    "config", [cf1.PRESETS["easy"], cf1.PRESETS["normal"], cf1.PRESETS["hard"]], ids=["grid5", "grid6", "grid7"]
+)
+def test_cf1_figure_image_is_off_every_lattice_position(config: cf1.Config) -> None:
+    """Measured on the pixels: a figure's image puts it half a unit off the pattern's lattice positions, so comparing
+    the two images at the same place never checks one of the figure's translations (centred figures sat on one on
+    the easy and hard grids, where a present figure is found there and an absent one never is)."""
+    for index in range(3):
+        item = cf1.generate(4, index, config)
+        unit = item.metadata["scene"]["unit_px"]
+        pr0, _, pc0, _ = _ink_box(item.rows[0].images[1])  # the pattern's outer square: its top-left lattice point
+        for row in item.rows:
+            r0, _, c0, _ = _ink_box(row.images[0])
+            for off in (r0 - pr0, c0 - pc0):
+                assert abs(off % unit - unit / 2) <= 2, (index, off, unit)
+
+
 # ---------------------------------------------------------------- CF2 specifics
 
 

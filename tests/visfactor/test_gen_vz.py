@@ -102,6 +102,28 @@ def test_vz1_true_pieces_tile_and_distractors_fail_by_area(corpus):
                 assert sum(verify_vz1.exact_area(polys[k]) for k in subset) != total
 
 
+def _interior_angles(poly: list[tuple[Fraction, Fraction]]) -> tuple[int, ...]:
+    """Sorted interior angles in whole degrees of a convex polygon (either orientation)."""
+    turns = []
+    for i, (x, y) in enumerate(poly):
+        (px, py), (nx, ny) = poly[i - 1], poly[(i + 1) % len(poly)]
+        ex, ey, fx, fy = float(x - px), float(y - py), float(nx - x), float(ny - y)
+        turns.append(math.degrees(math.atan2(abs(ex * fy - ey * fx), ex * fx + ey * fy)))
+    return tuple(sorted(round(180 - t) for t in turns))
+
+
+def test_vz1_every_distractor_has_the_shape_class_of_a_true_piece(corpus):
+    """Distractors take a true piece's interior angles, so true pieces and distractors are as often triangles,
+    rectangles or trapezoids (distractors drawn as any piece of a cut were rarer triangles and less symmetric)."""
+    for _, _, item in corpus["VZ1"]:
+        scene = item.metadata["scene"]
+        polys = [[(Fraction(x), Fraction(y)) for x, y in c["polygon"]] for c in scene["candidates"]]
+        true_classes = {_interior_angles(polys[k]) for k, r in enumerate(item.rows) if r.answer == "T"}
+        for k, r in enumerate(item.rows):
+            if r.answer == "F":
+                assert _interior_angles(polys[k]) in true_classes, (item.index, k)
+
+
 def test_vz2_exactly_one_option_is_right(corpus):
     for _, config, item in corpus["VZ2"]:
         answers = [r.answer for r in item.rows]

@@ -18,6 +18,12 @@ to exactly those targets: its edge counts and line length never depend on how ma
 which figures are present. On the easy 5 x 5 grid this makes patterns a little denser
 than the official mean.
 
+Closed cue (position): a figure's image centres it, and where the free lattice units around it were even in
+number that put it exactly on a lattice position of the pattern, where a present figure sits in 1 of its 9
+translations on the easy grid and an absent one never does (one of its edges is always missing there). The pixel
+distance between the two images then told the label (easy, 900 items: 54.9% against a 51.3% majority, strongest
+features the distances to the figure image). A figure is now drawn half a unit off every lattice position.
+
 Why every figure has a horizontal or vertical edge: lines made only of diagonals also
 line up after a shift of half a lattice unit in both directions, so a diamond could
 truly appear in a pattern at a position the lattice test never looks at.
@@ -275,7 +281,14 @@ def layout(config: Config, fig=None) -> tuple[int, tuple[int, int]]:
         off = (config.image_size - unit * (config.grid - 1)) // 2
         return unit, (off, off)
     h, w = extent(fig)
-    return unit, ((config.image_size - unit * w) // 2, (config.image_size - unit * h) // 2)
+    return unit, (_off_lattice(config, unit, w), _off_lattice(config, unit, h))
+
+
+def _off_lattice(config: Config, unit: int, span: int) -> int:
+    """Where a figure ``span`` units long starts in its own image: centred, but half a unit off when centring would
+    put it on a lattice position of the pattern (see "Closed cue (position)")."""
+    start = (config.image_size - unit * span) // 2
+    return start + unit // 2 if (config.grid - 1 - span) % 2 == 0 else start
 
 
 @dataclass(frozen=True)
