@@ -110,6 +110,12 @@ PALETTE = (
 INNER_COLOUR = (40, 40, 40)
 
 ROOM = (284.0, 404.0)  # usable width and height of a panel's content box
+CAP_HEIGHT = 0.71  # a capital letter's height over the font size (the task font, measured at 64-100 px)
+# A drawn word's width per letter over its height, drawn for every word alike. The words' own proportions (0.70 for
+# TIP to 1.17 for MOW at the font's widths) named the word, and the violating words (fewer W and M, more P and E)
+# were narrower: boosting on the extents found the odd word in 27.6% of the word items (hard, 900 items, chance
+# 16.7%). The range is the middle of the words' own, so no word is stretched by more than about 1.45x.
+LETTER_WIDTH = (0.82, 1.02)
 DIRECTIONS = {"horizontal": 0.0, "vertical": 90.0, "diagonal": 45.0, "antidiagonal": 135.0}
 
 # Words in upper case: every letter has a vertical mirror axis (A H I M O T U V W X Y), or exactly one does not.
@@ -241,6 +247,8 @@ class Word:
     size: int
     centre: Point
     colour: RGB
+    width: float  # the box the glyphs are stretched to (px)
+    height: float
 
 
 @dataclass
@@ -713,10 +721,11 @@ def symmetry_figure(
         if axis_item is not None:
             u, v, r, a = axis_item
             elements.append(place(shape, to_world(u, v), r, axis + a))
+        broken = _displace_one(rng, elements, items, shape, axis, deviation, to_world)
+        if broken is None or has_mirror_axis(broken):
+            continue  # every figure, conforming or not, is drawn so that it has a break keeping its box
         if not symmetric:
-            elements = _displace_one(rng, elements, items, shape, axis, deviation, to_world)
-            if elements is None or has_mirror_axis(elements):
-                continue
+            elements = broken
         if fits([p for e in elements for p in e], 6):
             return Figure([Element(e, [], colour) for e in elements], shape)
 
@@ -735,6 +744,7 @@ def _displace_one(
     The move turns the element about the figure's centre (a chord of the circle it lies on), so the figure
     keeps its spread. Moved in any direction, an element found room mostly outward, and the odd figure was
     the most spread out of six in 100 of 306 symmetry items where 51 are expected (hard, 900 items)."""
+    box = _bbox([p for e in elements for p in e])
     order = list(range(len(items)))
     rng.shuffle(order)
     for k in order:
@@ -758,7 +768,8 @@ def _displace_one(
                 angle = axis + a if side == 0 else axis - a
                 out = list(elements)
                 out[2 * k + side] = place(shape, centre, r, angle, mirror=side == 1)
-                return out
+                if _bbox([p for e in out for p in e]) == box:
+                    return out
     return None
 
 
@@ -820,10 +831,25 @@ def topology_figure(rng: random.Random, outer: str, colour: RGB, holes: int) -> 
 
 
 def word_figure(rng: random.Random, word: str, colour: RGB) -> Figure:
+    """The word stretched to a box drawn alike for every word of its length (see :data:`LETTER_WIDTH`)."""
     size = rng.randint(64, 84)
-    while base.font(size).getlength(word) > ROOM[0] - 20:
+    letter = rng.uniform(*LETTER_WIDTH)
+    while len(word) * letter * CAP_HEIGHT * size > ROOM[0] - 20:
         size -= 4
-    return Figure([], "word", Word(word, size, (0.0, 0.0), colour))
+    height = CAP_HEIGHT * size
+    return Figure([], "word", Word(word, size, (0.0, 0.0), colour, len(word) * letter * height, height))
+
+
+def word_mask(text: str, size: int, width: float, height: float) -> Image.Image:
+    """The word's glyphs in the task font (an L mask), cut to their ink and stretched to width x height px.
+
+    Scaling along x and y keeps every letter's vertical mirror axis (or its lack), which is all the concept asks.
+    """
+    f = base.font(size)
+    glyphs = Image.new("L", (round(f.getlength(text)) + 2 * size, 3 * size), 0)
+    ImageDraw.Draw(glyphs).text((size, size), text, fill=255, font=f)
+    glyphs = glyphs.crop(glyphs.getbbox())
+    return glyphs.resize((max(1, round(width)), max(1, round(height))), Image.Resampling.BICUBIC)
 
 
 # --- item ---------------------------------------------------------------------------------------------------------
@@ -898,9 +924,9 @@ def _position(rng: random.Random, figure: Figure, box: base.Box) -> Figure:
     cx, cy = (left + right) / 2, (top + bottom) / 2
     if figure.word is not None:
         w = figure.word
-        room = ROOM[0] - base.font(w.size).getlength(w.text)
+        room = ROOM[0] - w.width
         centre = (cx + rng.uniform(-0.25, 0.25) * room, cy + rng.uniform(-0.3, 0.3) * (ROOM[1] - w.size))
-        return Figure([], figure.surface, Word(w.text, w.size, centre, w.colour))
+        return Figure([], figure.surface, Word(w.text, w.size, centre, w.colour, w.width, w.height))
     pts = [p for e in figure.elements for p in e.outer]
     x0, x1 = min(p[0] for p in pts), max(p[0] for p in pts)
     y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
@@ -914,9 +940,9 @@ def draw_figure(img: Image.Image, fig: dict) -> None:
     """One scene figure: filled outlines with their holes cut out, or a word."""
     draw = ImageDraw.Draw(img)
     if "word" in fig:
-        draw.text(
-            tuple(fig["centre"]), fig["word"], fill=tuple(fig["colour"]), font=base.font(fig["font_size"]), anchor="mm"
-        )
+        mask = word_mask(fig["word"], fig["font_size"], *fig["box"])
+        corner = (round(fig["centre"][0] - mask.width / 2), round(fig["centre"][1] - mask.height / 2))
+        img.paste(Image.new("RGB", mask.size, tuple(fig["colour"])), corner, mask)
         return
     for e in fig["elements"]:
         draw.polygon([tuple(p) for p in e["outer"]], fill=tuple(e["colour"]))
@@ -934,6 +960,7 @@ def _scene_figure(figure: Figure) -> dict:
             "word": w.text,
             "font_size": w.size,
             "centre": centre,
+            "box": [round(w.width, 2), round(w.height, 2)],
             "colour": list(w.colour),
             "surface": figure.surface,
         }
