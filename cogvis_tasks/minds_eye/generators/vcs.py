@@ -110,6 +110,11 @@ PALETTE = (
 INNER_COLOUR = (40, 40, 40)
 
 ROOM = (284.0, 404.0)  # usable width and height of a panel's content box
+# Hollowness: the rim of every figure's thick ring over its inradius. Its hole keeps a quarter of its area (the
+# verifier asks a fifth); the odd figure's filled shape is this ring with its hole filled. A filled shape among thin
+# rims was the only block of solid pixels in its figure, and downsampled crops told it from the rims by colour
+# (blended edges), position and pixel distances: surface/logistic 36.6% on 500 hollowness items (chance 16.7%).
+THICK_RIM = 0.5
 CAP_HEIGHT = 0.71  # a capital letter's height over the font size (the task font, measured at 64-100 px)
 # A drawn word's width per letter over its height, drawn for every word alike. The words' own proportions (0.70 for
 # TIP to 1.17 for MOW at the font's widths) named the word, and the violating words (fewer W and M, more P and E)
@@ -361,29 +366,32 @@ def number_figure(rng: random.Random, shape: str, colour: RGB, count: int) -> Fi
     )
 
 
-def hollowness_figure(rng: random.Random, shape: str, colour: RGB, count: int, filled: int) -> Figure:
-    """Outlined copies (a rim around a hole), ``filled`` of them filled instead, each with a rim's ink (so smaller).
+def hollowness_figure(rng: random.Random, shape: str, colour: RGB, count: int, filled: bool) -> Figure:
+    """Outlined copies (a rim around a hole); one of them has a thick rim (:data:`THICK_RIM`), and the violation
+    fills that one's hole.
 
-    The rim's share of the radius varies from figure to figure (0.25-0.5): how much of a figure's ink lies along
-    edges, which downsampling blends with the background, is then no mark of the odd one (whose filled shapes have
-    edges only outside), and the odd one keeps hollow shapes beside its filled ones.
+    The rim's share of the radius varies from figure to figure (0.22-0.52): how much of a figure's ink lies along
+    edges, which downsampling blends with the background, is then no mark of the odd one. Every figure has its
+    thick ring, with an ordinary ring's ink (so smaller), and the filled shape is that ring with its hole filled:
+    the odd figure keeps the others' sizes and places, and its solid pixels are matched by the thick rims.
     """
     size = rng.uniform(0.85, 1.15) * 60.0 / math.sqrt(count)
     ring_fraction = max(rng.uniform(0.22, 0.52), 5.0 / (size * inradius(shape)))  # rim over inradius; 5 px at least
     half_w, half_h = rng.uniform(105, 135), rng.uniform(115, 170)
-    solid = set(rng.sample(range(count), filled))
-    radii = [
-        size * rng.uniform(0.9, 1.1) * (math.sqrt(1 - (1 - ring_fraction) ** 2) if k in solid else 1.0)
-        for k in range(count)
-    ]
+    thick = rng.randrange(count)
+    thick_scale = math.sqrt((1 - (1 - ring_fraction) ** 2) / (1 - (1 - THICK_RIM) ** 2))  # an ordinary ring's ink
+    radii = [size * rng.uniform(0.9, 1.1) * (thick_scale if k == thick else 1.0) for k in range(count)]
+    if filled:  # the thick ring's ink, and the arrangement reaches the box with the filled shape's own radius
+        radii[thick] *= math.sqrt(1 - (1 - THICK_RIM) ** 2)
     centres = span(scatter_shrinking(rng, radii, half_w, half_h, gap=0.5), radii, half_w, half_h)
     elements = []
     for k, (c, r) in enumerate(zip(centres, radii, strict=True)):
         angle = rng.uniform(0, 360)
-        if k in solid:
+        if k == thick and filled:
             elements.append(Element(place(shape, c, r, angle), [], colour))
         else:
-            elements.append(ring(shape, c, r, angle, ring_fraction * r * inradius(shape), colour))
+            rim = THICK_RIM if k == thick else ring_fraction
+            elements.append(ring(shape, c, r, angle, rim * r * inradius(shape), colour))
     return Figure(elements, shape)
 
 
@@ -868,8 +876,8 @@ def _figures(rng: random.Random, concept: str, deviation: float) -> tuple[list[F
         return conform, number_figure(rng, odd_shape, odd_colour, odd_count), {"count": count, "odd_count": odd_count}
     if concept == "hollowness":
         counts = pairs_shuffled(rng, [2, 3, 4])  # at least two shapes, so the extent is their spread, not their size
-        conform = [hollowness_figure(rng, s, c, n, 0) for s, c, n in zip(shapes, colours, counts, strict=False)]
-        return conform, hollowness_figure(rng, odd_shape, odd_colour, counts[5], 1), {}  # one shape filled
+        conform = [hollowness_figure(rng, s, c, n, False) for s, c, n in zip(shapes, colours, counts, strict=False)]
+        return conform, hollowness_figure(rng, odd_shape, odd_colour, counts[5], True), {}  # one shape filled
     if concept == "border":
         frames, counts = pairs_shuffled(rng, list(FRAMES)), pairs_shuffled(rng, [2, 3, 4])
         conform = [
