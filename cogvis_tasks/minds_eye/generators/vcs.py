@@ -375,7 +375,7 @@ def hollowness_figure(rng: random.Random, shape: str, colour: RGB, count: int, f
     thick ring, with an ordinary ring's ink (so smaller), and the filled shape is that ring with its hole filled:
     the odd figure keeps the others' sizes and places, and its solid pixels are matched by the thick rims.
     """
-    size = rng.uniform(0.85, 1.15) * 60.0 / math.sqrt(count)
+    size = rng.uniform(0.85, 1.15) * 75.0 / math.sqrt(count)
     ring_fraction = max(rng.uniform(0.22, 0.52), 5.0 / (size * inradius(shape)))  # rim over inradius; 5 px at least
     half_w, half_h = rng.uniform(105, 135), rng.uniform(115, 170)
     thick = rng.randrange(count)
