@@ -80,7 +80,7 @@ drawn alike for all (height 0.71 x a font size of 64-84 px, width per letter 0.8
 x and y keeps each letter's mirror axis or its lack; no word stretched more than about 1.45x). Word items alone
 (500, seed 1234): surface/boosting 29.8% -> 19.4%, extents alone 26.5% -> 18.4% (seed 77: surface/boosting 25.4%,
 raw/logistic 23.8%). Hard preset at 900 items after: seed 1234 best surface/logistic 19.1% [16.7, 21.8], seed 77
-surface/logistic 18.3% [15.9, 21.0]; neither flagged. Still open: word items alone keep a weak residual (raw/logistic
+surface/logistic 18.3% [15.9, 21.0] (before: surface/boosting 22.9% [20.3, 25.7], flagged); neither flagged. Still open: word items alone keep a weak residual (raw/logistic
 29.6% at seed 1234 and 23.8% at seed 77 on 500 word items; the words' letter shapes, the concept's own material).
 Easy (2026-12-06; 900 items seed 1234 before: surface/logistic 23.3% [20.7, 26.2], flagged; hollowness items 29.6%,
 border 23.4%, number 16.8%; the hollowness cue spread over colour, pixel distances and position, no group alone
@@ -92,7 +92,8 @@ that one, with the thick ring's ink; the arrangement reaches the box by the fill
 shapes are larger (75 px / sqrt(count), was 60), so rims cover whole pixels of a crop more often. Hollowness items
 alone (500): surface/logistic 36.6% -> 24.8% (seed 1234), 29.2% -> 25.0% (seed 77, before the larger shapes). Easy
 preset at 900 items after: seed 1234 best surface/boosting 20.0% [17.5, 22.7], not flagged; seed 77 surface/logistic
-21.3% [18.8, 24.1], flagged by 0.1 point. Measured and rejected (hollowness items, 500, seed 77 unless said): the
+21.3% [18.8, 24.1], flagged by 0.1 point (before: raw/boosting 22.6% [19.9, 25.4], surface/logistic 22.3%).
+Measured and rejected (hollowness items, 500, seed 77 unless said): the
 filled shape as large as the thick ring (more ink) 32.0% (seed 1234); the filled shape with 0.64 of the thick ring's
 ink 38.2% (a small element again: centre offset +0.29); a thicker thick ring (0.54, hole 21% of the area) 29.6%
 (no gain); shapes still larger (90 px / sqrt(count)) 25.8% (no gain over 75). Still open: easy at seed 77 (the
