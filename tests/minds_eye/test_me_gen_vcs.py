@@ -238,7 +238,7 @@ def test_generated_items_draw_their_scene(name: str) -> None:
 
 def _ink(fig: dict) -> float:
     if "word" in fig:
-        return len(fig["word"]) * fig["font_size"] ** 2 * 0.1
+        return fig["box"][0] * fig["box"][1] * 0.3  # the glyphs cover about 30% of the box they are stretched to
     return sum(vcs.area(e["outer"]) - sum(vcs.area(h) for h in e["holes"]) for e in fig["elements"])
 
 
@@ -296,24 +296,31 @@ def _concept_plans(concept: str) -> list[tuple[dict, int]]:
 
 def test_displaced_symmetry_element_turns_about_the_centre() -> None:
     """Symmetry: the violation moves one element by (0.5 + deviation) diameters along a chord of the circle it
-    lies on about the figure's centre, so the figure keeps its spread."""
-    items = [(-60.0, 70.0, 20.0, 0.0), (50.0, 40.0, 24.0, 30.0)]
+    lies on about the figure's centre, so the figure keeps its spread, and only where the figure keeps its
+    bounding box: here the small inner pair moves, never an outer element (which would change the box)."""
+    items = [(-90.0, 90.0, 24.0, 0.0), (90.0, 80.0, 24.0, 30.0), (0.0, 35.0, 14.0, 0.0)]
     to_world = lambda u, v: (u, v)  # noqa: E731  (axis along x)
     elements = []
     for u, v, r, a in items:
         elements += [vcs.place("square", (u, v), r, a), vcs.place("square", (u, -v), r, -a, mirror=True)]
+    box = np.concatenate(elements).min(axis=0), np.concatenate(elements).max(axis=0)
     moved = 0
     for seed in range(40):
         out = vcs._displace_one(random.Random(seed), elements, items, "square", 0.0, 0.35, to_world)
         assert out is not None
         (k,) = [j for j in range(len(out)) if out[j] != elements[j]]
+        assert k // 2 == 2
         u, v, r, _ = items[k // 2]
         before = np.asarray(elements[k], float).mean(axis=0)
         after = np.asarray(out[k], float).mean(axis=0)
         assert abs(np.linalg.norm(after) - np.linalg.norm(before)) < 0.5
         assert abs(np.linalg.norm(after - before) - (0.5 + 0.35) * 2 * r) < 0.5
+        assert np.allclose(np.concatenate(out).min(axis=0), box[0], atol=0.5)
+        assert np.allclose(np.concatenate(out).max(axis=0), box[1], atol=0.5)
         moved += 1
     assert moved == 40
+    outer_only = elements[:4]  # every move of an outer element changes the box: no break
+    assert vcs._displace_one(random.Random(0), outer_only, items[:2], "square", 0.0, 0.35, to_world) is None
 
 
 def test_odd_symmetry_figure_is_not_the_most_spread_out() -> None:
@@ -372,3 +379,46 @@ def test_crossing_shape_is_neither_outside_the_box_nor_farther_out() -> None:
             reach.append(np.linalg.norm(inner.mean(axis=0) - centre) / np.linalg.norm(container - centre, axis=1).max())
         farthest += int(np.argmax(reach)) == answer
     assert farthest / len(plans) < 0.3, farthest / len(plans)
+
+
+def test_word_box_does_not_name_the_word() -> None:
+    """Word symmetry: every word is stretched to a box drawn alike for all words of its length (the glyphs fill
+    it), so the odd word is the narrowest or widest per letter no more often than chance allows. Before, the words
+    kept their own proportions and the violating words (fewer W and M, more P and E) were the narrower: boosting
+    on the extents found the odd word in 27.6% of the word items (chance 16.7%)."""
+    plans = _concept_plans("word_symmetry")
+    assert len(plans) >= 100
+    hits = {"narrowest": 0, "widest": 0}
+    for scene, answer in plans:
+        per_letter = []
+        for fig in scene["figures"]:
+            width, height = fig["box"]
+            per_letter.append(width / len(fig["word"]) / height)
+            assert vcs.LETTER_WIDTH[0] - 0.01 <= per_letter[-1] <= vcs.LETTER_WIDTH[1] + 0.01, fig["word"]
+        hits["narrowest"] += int(np.argmin(per_letter)) == answer
+        hits["widest"] += int(np.argmax(per_letter)) == answer
+    for picker, count in hits.items():
+        assert count / len(plans) < 0.25, (picker, count, len(plans))
+    mask = vcs.word_mask("TIP", 70, 150.0, 50.0)  # the glyphs reach every side of their box
+    assert mask.size == (150, 50) and mask.getbbox() == (0, 0, 150, 50)
+
+
+def test_filled_shape_replaces_a_thick_ring() -> None:
+    """Hollowness: every conforming figure has a thick ring (its hole a quarter of its outline; an ordinary ring
+    may happen to be as thick), and the odd figure exactly one filled shape with about an ordinary ring's ink.
+    Before, a filled shape among thin rims was the only block of solid pixels in its figure (surface/logistic
+    36.6% on 500 hollowness items)."""
+    plans = _concept_plans("hollowness")
+    assert len(plans) >= 80
+    thick_share = (1 - vcs.THICK_RIM) ** 2
+    for scene, answer in plans:
+        for k, fig in enumerate(scene["figures"]):
+            shares = [vcs.area(e["holes"][0]) / vcs.area(e["outer"]) if e["holes"] else 0.0 for e in fig["elements"]]
+            filled = [j for j, share in enumerate(shares) if share == 0.0]
+            if k != answer:
+                assert not filled and any(abs(share - thick_share) < 0.01 for share in shares), shares
+                continue
+            assert len(filled) == 1, shares
+            rings = [vcs.area(e["outer"]) - vcs.area(e["holes"][0]) for e in fig["elements"] if e["holes"]]
+            ratio = vcs.area(fig["elements"][filled[0]]["outer"]) / float(np.mean(rings))
+            assert 0.6 < ratio < 1.6, ratio

@@ -19,21 +19,24 @@ max(1, round(2 x deviation))). Presets follow the paper's grouping:
 
 * ``easy``: number, hollowness, border; deviation 1.0 (counts differ by two). The
   violation is large and visible at a glance: two shapes more or fewer, a filled shape
-  among outlined ones, a frame left open.
+  among outlined ones (every figure has one thick-rimmed ring; the odd one's is filled),
+  a frame left open.
 * ``medium``: alignment, spacing, enclosure; deviation 0.6. The violation is a
   clearly visible shift of one element, but it has to be looked for: the rows run in
   different directions with different objects and counts, containers differ.
 * ``hard``: symmetry, topology (number of holes), word symmetry; deviation 0.35. The
   violation is subtle and needs a relation checked element by element: one element
   of mirrored pairs displaced (axes in four directions), one hole more or less among
-  holes of assorted shapes and sizes, one letter of a word without a mirror axis.
+  holes of assorted shapes and sizes, one letter of a word without a mirror axis (words
+  stretched to boxes of one size distribution, so a word's proportions do not name it).
 
 Ink and extent are balanced by design, so neither singles out the odd figure: counts
 and hole numbers leave the total area unchanged (shapes or holes are sized from a
-total drawn independently of the number), a filled shape is as small as an outlined
-shape's rim is large, an open frame's gaps give their ink to the shapes inside, every
+total drawn independently of the number), a filled shape has the ink of the thick ring
+it replaces, an open frame's gaps give their ink to the shapes inside, every
 enclosure figure is scaled to an extent drawn alike for all six, and scattered
-arrangements are stretched to a box drawn for every figure alike.
+arrangements are stretched to a box drawn for every figure alike, symmetry figures keep
+their box when broken, and words are stretched to a box drawn alike for every word.
 
 Audit (issue 14), cues closed: thin strokes blend with the background when an image is downsampled, so a
 colour-histogram picker told figures with outlines from figures without (easy 62%, chance 17%; border items 93%,
@@ -64,6 +67,39 @@ expected; the best single feature 32.7%). It now turns about the figure's centre
 30.4% -> 27.1%, still flagged. Left: symmetry items' extent (height, box area) and the word items (29.9%: the odd
 word's proportions; asymmetric words drawn among the three nearest in width made raw-pixel pickers learn the few
 words, 28.2%, so that was not kept).
+Hard, closed (2026-12-06; 900 items seed 1234 before: surface/boosting 27.1% [24.3, 30.1], flagged; boosting on
+the extents alone 23.7%: symmetry items 29.6%, word items 27.6%). (1) Symmetry: moving one element of a pair can
+only widen the figure along its axis (the partner keeps the old extreme), so the odd figure had the larger box
+(answer's within-item z: height +0.19, box area +0.21). Now :func:`_displace_one` takes only a move that leaves the
+figure's bounding box (to the pixel) as it is, and EVERY figure, conforming or not, is drawn with such a break and
+redrawn without one (so the conforming figures come from the same distribution; the odd one is its symmetric twin,
+broken). Symmetry items alone (500, seed 1234): surface pickers 13.8% / 15.4%, raw 18.8% / 16.6%. (2) Words: a
+word's own proportions (0.70 per letter for TIP to 1.17 for MOW, cap heights 70 or 73 at 100 px) named it, and the
+violating words are narrower (fewer W and M, more P and E). Every word is now cut to its ink and stretched to a box
+drawn alike for all (height 0.71 x a font size of 64-84 px, width per letter 0.82-1.02 of the height; scaling along
+x and y keeps each letter's mirror axis or its lack; no word stretched more than about 1.45x). Word items alone
+(500, seed 1234): surface/boosting 29.8% -> 19.4%, extents alone 26.5% -> 18.4% (seed 77: surface/boosting 25.4%,
+raw/logistic 23.8%). Hard preset at 900 items after: seed 1234 best surface/logistic 19.1% [16.7, 21.8], seed 77
+surface/logistic 18.3% [15.9, 21.0] (before: surface/boosting 22.9% [20.3, 25.7], flagged); neither flagged. Still open: word items alone keep a weak residual (raw/logistic
+29.6% at seed 1234 and 23.8% at seed 77 on 500 word items; the words' letter shapes, the concept's own material).
+Easy (2026-12-06; 900 items seed 1234 before: surface/logistic 23.3% [20.7, 26.2], flagged; hollowness items 29.6%,
+border 23.4%, number 16.8%; the hollowness cue spread over colour, pixel distances and position, no group alone
+above 24%). A filled shape among thin rims was the only block of solid pixels in its figure (a downsampled crop
+blends rims with the background: darker mean colour, larger pixel distance to the other options), and, drawn with
+a ring's ink, it was smaller, so the stretched arrangement pushed it out (spread +0.12, centre offset +0.11). Now
+every hollowness figure has one thick ring (:data:`THICK_RIM`, with an ordinary ring's ink) and the violation fills
+that one, with the thick ring's ink; the arrangement reaches the box by the filled shape's own radius; and the
+shapes are larger (75 px / sqrt(count), was 60), so rims cover whole pixels of a crop more often. Hollowness items
+alone (500): surface/logistic 36.6% -> 24.8% (seed 1234), 29.2% -> 25.0% (seed 77, before the larger shapes). Easy
+preset at 900 items after: seed 1234 best surface/boosting 20.0% [17.5, 22.7], not flagged; seed 77 surface/logistic
+21.3% [18.8, 24.1], flagged by 0.1 point (before: raw/boosting 22.6% [19.9, 25.4], surface/logistic 22.3%).
+Measured and rejected (hollowness items, 500, seed 77 unless said): the
+filled shape as large as the thick ring (more ink) 32.0% (seed 1234); the filled shape with 0.64 of the thick ring's
+ink 38.2% (a small element again: centre offset +0.29); a thicker thick ring (0.54, hole 21% of the area) 29.6%
+(no gain); shapes still larger (90 px / sqrt(count)) 25.8% (no gain over 75). Still open: easy at seed 77 (the
+filled shape is still the solidest block: pixel distances to the other options, mean colour; this is close to the
+concept itself) and border items (surface/logistic 23-25%, raw/logistic 26% on 500 border items at seed 77: the
+frame's gaps).
 """
 
 from __future__ import annotations
@@ -110,6 +146,17 @@ PALETTE = (
 INNER_COLOUR = (40, 40, 40)
 
 ROOM = (284.0, 404.0)  # usable width and height of a panel's content box
+# Hollowness: the rim of every figure's thick ring over its inradius. Its hole keeps a quarter of its area (the
+# verifier asks a fifth); the odd figure's filled shape is this ring with its hole filled. A filled shape among thin
+# rims was the only block of solid pixels in its figure, and downsampled crops told it from the rims by colour
+# (blended edges), position and pixel distances: surface/logistic 36.6% on 500 hollowness items (chance 16.7%).
+THICK_RIM = 0.5
+CAP_HEIGHT = 0.71  # a capital letter's height over the font size (the task font, measured at 64-100 px)
+# A drawn word's width per letter over its height, drawn for every word alike. The words' own proportions (0.70 for
+# TIP to 1.17 for MOW at the font's widths) named the word, and the violating words (fewer W and M, more P and E)
+# were narrower: boosting on the extents found the odd word in 27.6% of the word items (hard, 900 items, chance
+# 16.7%). The range is the middle of the words' own, so no word is stretched by more than about 1.45x.
+LETTER_WIDTH = (0.82, 1.02)
 DIRECTIONS = {"horizontal": 0.0, "vertical": 90.0, "diagonal": 45.0, "antidiagonal": 135.0}
 
 # Words in upper case: every letter has a vertical mirror axis (A H I M O T U V W X Y), or exactly one does not.
@@ -241,6 +288,8 @@ class Word:
     size: int
     centre: Point
     colour: RGB
+    width: float  # the box the glyphs are stretched to (px)
+    height: float
 
 
 @dataclass
@@ -353,29 +402,32 @@ def number_figure(rng: random.Random, shape: str, colour: RGB, count: int) -> Fi
     )
 
 
-def hollowness_figure(rng: random.Random, shape: str, colour: RGB, count: int, filled: int) -> Figure:
-    """Outlined copies (a rim around a hole), ``filled`` of them filled instead, each with a rim's ink (so smaller).
+def hollowness_figure(rng: random.Random, shape: str, colour: RGB, count: int, filled: bool) -> Figure:
+    """Outlined copies (a rim around a hole); one of them has a thick rim (:data:`THICK_RIM`), and the violation
+    fills that one's hole.
 
-    The rim's share of the radius varies from figure to figure (0.25-0.5): how much of a figure's ink lies along
-    edges, which downsampling blends with the background, is then no mark of the odd one (whose filled shapes have
-    edges only outside), and the odd one keeps hollow shapes beside its filled ones.
+    The rim's share of the radius varies from figure to figure (0.22-0.52): how much of a figure's ink lies along
+    edges, which downsampling blends with the background, is then no mark of the odd one. Every figure has its
+    thick ring, with an ordinary ring's ink (so smaller), and the filled shape is that ring with its hole filled:
+    the odd figure keeps the others' sizes and places, and its solid pixels are matched by the thick rims.
     """
-    size = rng.uniform(0.85, 1.15) * 60.0 / math.sqrt(count)
+    size = rng.uniform(0.85, 1.15) * 75.0 / math.sqrt(count)
     ring_fraction = max(rng.uniform(0.22, 0.52), 5.0 / (size * inradius(shape)))  # rim over inradius; 5 px at least
     half_w, half_h = rng.uniform(105, 135), rng.uniform(115, 170)
-    solid = set(rng.sample(range(count), filled))
-    radii = [
-        size * rng.uniform(0.9, 1.1) * (math.sqrt(1 - (1 - ring_fraction) ** 2) if k in solid else 1.0)
-        for k in range(count)
-    ]
+    thick = rng.randrange(count)
+    thick_scale = math.sqrt((1 - (1 - ring_fraction) ** 2) / (1 - (1 - THICK_RIM) ** 2))  # an ordinary ring's ink
+    radii = [size * rng.uniform(0.9, 1.1) * (thick_scale if k == thick else 1.0) for k in range(count)]
+    if filled:  # the thick ring's ink, and the arrangement reaches the box with the filled shape's own radius
+        radii[thick] *= math.sqrt(1 - (1 - THICK_RIM) ** 2)
     centres = span(scatter_shrinking(rng, radii, half_w, half_h, gap=0.5), radii, half_w, half_h)
     elements = []
     for k, (c, r) in enumerate(zip(centres, radii, strict=True)):
         angle = rng.uniform(0, 360)
-        if k in solid:
+        if k == thick and filled:
             elements.append(Element(place(shape, c, r, angle), [], colour))
         else:
-            elements.append(ring(shape, c, r, angle, ring_fraction * r * inradius(shape), colour))
+            rim = THICK_RIM if k == thick else ring_fraction
+            elements.append(ring(shape, c, r, angle, rim * r * inradius(shape), colour))
     return Figure(elements, shape)
 
 
@@ -713,10 +765,11 @@ def symmetry_figure(
         if axis_item is not None:
             u, v, r, a = axis_item
             elements.append(place(shape, to_world(u, v), r, axis + a))
+        broken = _displace_one(rng, elements, items, shape, axis, deviation, to_world)
+        if broken is None or has_mirror_axis(broken):
+            continue  # every figure, conforming or not, is drawn so that it has a break keeping its box
         if not symmetric:
-            elements = _displace_one(rng, elements, items, shape, axis, deviation, to_world)
-            if elements is None or has_mirror_axis(elements):
-                continue
+            elements = broken
         if fits([p for e in elements for p in e], 6):
             return Figure([Element(e, [], colour) for e in elements], shape)
 
@@ -735,6 +788,7 @@ def _displace_one(
     The move turns the element about the figure's centre (a chord of the circle it lies on), so the figure
     keeps its spread. Moved in any direction, an element found room mostly outward, and the odd figure was
     the most spread out of six in 100 of 306 symmetry items where 51 are expected (hard, 900 items)."""
+    box = _bbox([p for e in elements for p in e])
     order = list(range(len(items)))
     rng.shuffle(order)
     for k in order:
@@ -758,7 +812,8 @@ def _displace_one(
                 angle = axis + a if side == 0 else axis - a
                 out = list(elements)
                 out[2 * k + side] = place(shape, centre, r, angle, mirror=side == 1)
-                return out
+                if _bbox([p for e in out for p in e]) == box:
+                    return out
     return None
 
 
@@ -820,10 +875,25 @@ def topology_figure(rng: random.Random, outer: str, colour: RGB, holes: int) -> 
 
 
 def word_figure(rng: random.Random, word: str, colour: RGB) -> Figure:
+    """The word stretched to a box drawn alike for every word of its length (see :data:`LETTER_WIDTH`)."""
     size = rng.randint(64, 84)
-    while base.font(size).getlength(word) > ROOM[0] - 20:
+    letter = rng.uniform(*LETTER_WIDTH)
+    while len(word) * letter * CAP_HEIGHT * size > ROOM[0] - 20:
         size -= 4
-    return Figure([], "word", Word(word, size, (0.0, 0.0), colour))
+    height = CAP_HEIGHT * size
+    return Figure([], "word", Word(word, size, (0.0, 0.0), colour, len(word) * letter * height, height))
+
+
+def word_mask(text: str, size: int, width: float, height: float) -> Image.Image:
+    """The word's glyphs in the task font (an L mask), cut to their ink and stretched to width x height px.
+
+    Scaling along x and y keeps every letter's vertical mirror axis (or its lack), which is all the concept asks.
+    """
+    f = base.font(size)
+    glyphs = Image.new("L", (round(f.getlength(text)) + 2 * size, 3 * size), 0)
+    ImageDraw.Draw(glyphs).text((size, size), text, fill=255, font=f)
+    glyphs = glyphs.crop(glyphs.getbbox())
+    return glyphs.resize((max(1, round(width)), max(1, round(height))), Image.Resampling.BICUBIC)
 
 
 # --- item ---------------------------------------------------------------------------------------------------------
@@ -842,8 +912,8 @@ def _figures(rng: random.Random, concept: str, deviation: float) -> tuple[list[F
         return conform, number_figure(rng, odd_shape, odd_colour, odd_count), {"count": count, "odd_count": odd_count}
     if concept == "hollowness":
         counts = pairs_shuffled(rng, [2, 3, 4])  # at least two shapes, so the extent is their spread, not their size
-        conform = [hollowness_figure(rng, s, c, n, 0) for s, c, n in zip(shapes, colours, counts, strict=False)]
-        return conform, hollowness_figure(rng, odd_shape, odd_colour, counts[5], 1), {}  # one shape filled
+        conform = [hollowness_figure(rng, s, c, n, False) for s, c, n in zip(shapes, colours, counts, strict=False)]
+        return conform, hollowness_figure(rng, odd_shape, odd_colour, counts[5], True), {}  # one shape filled
     if concept == "border":
         frames, counts = pairs_shuffled(rng, list(FRAMES)), pairs_shuffled(rng, [2, 3, 4])
         conform = [
@@ -898,9 +968,9 @@ def _position(rng: random.Random, figure: Figure, box: base.Box) -> Figure:
     cx, cy = (left + right) / 2, (top + bottom) / 2
     if figure.word is not None:
         w = figure.word
-        room = ROOM[0] - base.font(w.size).getlength(w.text)
+        room = ROOM[0] - w.width
         centre = (cx + rng.uniform(-0.25, 0.25) * room, cy + rng.uniform(-0.3, 0.3) * (ROOM[1] - w.size))
-        return Figure([], figure.surface, Word(w.text, w.size, centre, w.colour))
+        return Figure([], figure.surface, Word(w.text, w.size, centre, w.colour, w.width, w.height))
     pts = [p for e in figure.elements for p in e.outer]
     x0, x1 = min(p[0] for p in pts), max(p[0] for p in pts)
     y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
@@ -914,9 +984,9 @@ def draw_figure(img: Image.Image, fig: dict) -> None:
     """One scene figure: filled outlines with their holes cut out, or a word."""
     draw = ImageDraw.Draw(img)
     if "word" in fig:
-        draw.text(
-            tuple(fig["centre"]), fig["word"], fill=tuple(fig["colour"]), font=base.font(fig["font_size"]), anchor="mm"
-        )
+        mask = word_mask(fig["word"], fig["font_size"], *fig["box"])
+        corner = (round(fig["centre"][0] - mask.width / 2), round(fig["centre"][1] - mask.height / 2))
+        img.paste(Image.new("RGB", mask.size, tuple(fig["colour"])), corner, mask)
         return
     for e in fig["elements"]:
         draw.polygon([tuple(p) for p in e["outer"]], fill=tuple(e["colour"]))
@@ -934,6 +1004,7 @@ def _scene_figure(figure: Figure) -> dict:
             "word": w.text,
             "font_size": w.size,
             "centre": centre,
+            "box": [round(w.width, 2), round(w.height, 2)],
             "colour": list(w.colour),
             "surface": figure.surface,
         }
