@@ -20,9 +20,12 @@ differed from the reference by kind in what a pixel comparison sees, where the o
 within an item turned views were less like the reference (RMS difference of 32 x 32 grey images,
 within-item AUC 0.54; audit, 900 easy items of seed 77: 53.8% per row against a 50.5% majority,
 flagged; normal 54.3%, 0.1 points under the flag). Classes are now of that likeness, measured on
-grey stand-ins of the drawn views (fill and outline, ``_Looks``), ``LIKENESS_CLASSES`` quantiles of
-the turned views' likeness (AUC 0.544 -> 0.512 at 400 easy items). Classes of filled and outline
-overlap together (0.05 wide) got 0.532. About 1.7x the time per item (5.5 items/s on normal).
+grey stand-ins of the drawn views (fill and outline, ``_Looks``), in ``LIKENESS_CLASSES`` quantiles
+of the turned views' likeness, crossed with ``BOX_CLASSES`` quantiles of the view's bounding-box
+area: with likeness classes alone (48) its AUC fell to 0.512 (seed 77) and 0.517 (seed 1234), but
+there the views' box area and fill within the item took over (AUC 0.536 and 0.461; audit at 900 easy
+items of seed 1234: 53.5% [52.4, 54.7], flagged on fill); crossed with box classes, 0.511 / 0.514 /
+0.489. Classes of filled and outline overlap together (0.05 wide) got 0.532 on likeness.
 """
 
 from __future__ import annotations
