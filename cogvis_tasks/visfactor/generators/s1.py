@@ -20,9 +20,12 @@ differed from the reference by kind in what a pixel comparison sees, where the o
 within an item turned views were less like the reference (RMS difference of 32 x 32 grey images,
 within-item AUC 0.54; audit, 900 easy items of seed 77: 53.8% per row against a 50.5% majority,
 flagged; normal 54.3%, 0.1 points under the flag). Classes are now of that likeness, measured on
-grey stand-ins of the drawn views (fill and outline, ``_Looks``), ``LIKENESS_CLASSES`` quantiles of
-the turned views' likeness (AUC 0.544 -> 0.512 at 400 easy items). Classes of filled and outline
-overlap together (0.05 wide) got 0.532. About 1.7x the time per item (5.5 items/s on normal).
+grey stand-ins of the drawn views (fill and outline, ``_Looks``), in ``LIKENESS_CLASSES`` quantiles
+of the turned views' likeness, crossed with ``BOX_CLASSES`` quantiles of the view's bounding-box
+area: with likeness classes alone (48) its AUC fell to 0.512 (seed 77) and 0.517 (seed 1234), but
+there the views' box area and fill within the item took over (AUC 0.536 and 0.461; audit at 900 easy
+items of seed 1234: 53.5% [52.4, 54.7], flagged on fill); crossed with box classes, 0.511 / 0.514 /
+0.489. Classes of filled and outline overlap together (0.05 wide) got 0.532 on likeness.
 """
 
 from __future__ import annotations
@@ -146,7 +149,8 @@ PRESETS: dict[str, Config] = {
 }
 ID = "S1"
 OVERLAP_STEP_DEG = 2.0  # turns tabulated for the overlap classes
-LIKENESS_CLASSES = 48  # classes of likeness to the reference, equally filled by turned views
+LIKENESS_CLASSES = 16  # classes of likeness to the reference, equally filled by turned views
+BOX_CLASSES = 3  # classes of the view's bounding-box area, equally filled by turned views
 LOOK_SIZE = 64  # pixels of the grey stand-ins likeness is measured on
 LOOK_GRID = 32  # cells they are averaged to
 DEFAULT_ITEMS = base.released_items(ID)
@@ -179,31 +183,40 @@ class _Looks:
         return a.reshape(LOOK_GRID, f, LOOK_GRID, f).mean(axis=(1, 3))
 
 
-def overlap_classes(card: list[Point], ref_angle: float, config: Config) -> dict[int, dict[bool, list[float]]]:
+def overlap_classes(
+    card: list[Point], ref_angle: float, config: Config
+) -> dict[tuple[int, int], dict[bool, list[float]]]:
     """Per class of likeness to the reference (RMS grey difference, in LIKENESS_CLASSES quantiles of the turned
-    views') the tabulated turns of each kind (False: turned, True: flipped), only for classes both kinds reach."""
+    views') and of bounding-box area (BOX_CLASSES quantiles) the tabulated turns of each kind (False: turned,
+    True: flipped), only for classes both kinds reach."""
     look = _Looks()
     ref = look(place(card, ref_angle, False, LOOK_SIZE))
     turns: dict[bool, list[float]] = {False: [], True: []}
-    dists: dict[bool, list[float]] = {False: [], True: []}
+    stats: dict[bool, list[tuple[float, float]]] = {False: [], True: []}
     for k in range(round(360 / OVERLAP_STEP_DEG)):
         turn = k * OVERLAP_STEP_DEG
         for mirrored in (False, True):
             if not mirrored and not config.min_rotation_deg <= turn <= 360 - config.min_rotation_deg:
                 continue
-            view = look(place(card, ref_angle + turn, mirrored, LOOK_SIZE))
+            pts = place(card, ref_angle + turn, mirrored, LOOK_SIZE)
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
             turns[mirrored].append(turn)
-            dists[mirrored].append(float(np.sqrt(((view - ref) ** 2).mean())))
-    edges = np.quantile(dists[False], np.linspace(0, 1, LIKENESS_CLASSES + 1)[1:-1])
-    classes: dict[int, dict[bool, list[float]]] = {}
+            stats[mirrored].append(
+                (float(np.sqrt(((look(pts) - ref) ** 2).mean())), (max(xs) - min(xs)) * (max(ys) - min(ys)))
+            )
+    turned = np.array(stats[False])
+    like_edges = np.quantile(turned[:, 0], np.linspace(0, 1, LIKENESS_CLASSES + 1)[1:-1])
+    box_edges = np.quantile(turned[:, 1], np.linspace(0, 1, BOX_CLASSES + 1)[1:-1])
+    classes: dict[tuple[int, int], dict[bool, list[float]]] = {}
     for mirrored in (False, True):
-        for turn, c in zip(turns[mirrored], np.searchsorted(edges, dists[mirrored]).tolist(), strict=True):
-            classes.setdefault(int(c), {False: [], True: []})[mirrored].append(turn)
+        for turn, (d, box) in zip(turns[mirrored], stats[mirrored], strict=True):
+            key = (int(np.searchsorted(like_edges, d)), int(np.searchsorted(box_edges, box)))
+            classes.setdefault(key, {False: [], True: []})[mirrored].append(turn)
     return {c: kinds for c, kinds in sorted(classes.items()) if kinds[False] and kinds[True]}
 
 
 def _view_turn(
-    rng: random.Random, config: Config, classes: dict[int, dict[bool, list[float]]], mirrored: bool
+    rng: random.Random, config: Config, classes: dict[tuple[int, int], dict[bool, list[float]]], mirrored: bool
 ) -> float:
     """A turn of the given kind in a class drawn as turned views fall in the classes, jittered within its step."""
     keys = list(classes)
