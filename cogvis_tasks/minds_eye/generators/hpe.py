@@ -374,9 +374,7 @@ def sample_params(rng: random.Random, family: str, asymmetric: bool) -> dict[str
         ratios = _side_pair(rng, family, "ratio", asymmetric and family == "binary_tree")  # ternary sides: equal
         p = {"angle_l": angles[0], "angle_r": angles[1], "ratio_l": ratios[0], "ratio_r": ratios[1]}
         return {**p, "ratio_m": _uniform(rng, family, "ratio_m")} if family == "ternary_tree" else p
-    if family == "sierpinski_triangle":
-        return {"ratio": _uniform(rng, family, "ratio"), "spread": _uniform(rng, family, "spread")}
-    if family == "sierpinski_carpet":
+    if family in ("sierpinski_triangle", "sierpinski_carpet"):
         return {"ratio": _uniform(rng, family, "ratio"), "spread": _uniform(rng, family, "spread")}
     if family == "pythagoras_tree":
         angle = _uniform(rng, family, "angle") if asymmetric else 45.0

@@ -226,7 +226,7 @@ def reflection(shape: str, d: IntVec, c: int) -> tuple[Mat, IntVec]:
 @dataclass(frozen=True)
 class Line:
     """The crease {x : FINE det(d, x) = c} (x in coarse units, c in fine ones: a crease may sit between lattice
-    lines, see ``Config.half_creases``); ``side`` +1 or -1 says which half-plane (FINE det(d, x) - c > 0 or < 0) is
+    lines, see :func:`half_creases`); ``side`` +1 or -1 says which half-plane (FINE det(d, x) - c > 0 or < 0) is
     the flap."""
 
     shape: str

@@ -13,7 +13,7 @@ view and reference told them apart (audit, normal, 300 items: 59% per row, major
 view is drawn within an overlap class: the card's overlap with the reference (now its likeness,
 below) is tabulated for turned and for flipped views every OVERLAP_STEP_DEG degrees, a class is
 drawn among those both kinds reach (weighted as turned views fall in them), then the view's kind,
-then a turn of that kind in that class. Given the overlap, the kind is a coin flip.
+then a turn of that kind in that class. Given the class, the kind is a coin flip.
 
 Closed cue (likeness of the drawn images): balanced on the filled cards' overlap, the views still
 differed from the reference by kind in what a pixel comparison sees, where the outline weighs most:
@@ -183,7 +183,7 @@ class _Looks:
         return a.reshape(LOOK_GRID, f, LOOK_GRID, f).mean(axis=(1, 3))
 
 
-def overlap_classes(
+def likeness_classes(
     card: list[Point], ref_angle: float, config: Config
 ) -> dict[tuple[int, int], dict[bool, list[float]]]:
     """Per class of likeness to the reference (RMS grey difference, in LIKENESS_CLASSES quantiles of the turned
@@ -234,7 +234,7 @@ def generate(seed: int, index: int, config: Config, *, render: bool = True) -> b
     size = config.image_size
     ref_angle = rng.uniform(0, 360)
     reference = place(card, ref_angle, False, size)
-    classes = overlap_classes(card, ref_angle, config)
+    classes = likeness_classes(card, ref_angle, config)
     views = []
     for _ in range(config.views):
         mirrored = rng.random() < config.mirror_prob

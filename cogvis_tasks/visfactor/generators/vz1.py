@@ -185,12 +185,13 @@ def _pieces(rng: random.Random, config: Config, target: Poly, n: int) -> list[Po
 
 
 def _distractor(rng: random.Random, config: Config, target: Poly, n: int, like: Poly, taken: set[int]) -> Poly | None:
-    """A piece of another cut of the target into as many pieces as the true ones, with as many sides as ``like``
-    (a true piece drawn at random), whose area no candidate has yet.
+    """A piece of another cut of the target into as many pieces as the true ones, with the interior angles of
+    ``like`` (a true piece drawn at random), whose area no candidate has yet.
 
-    Cut like them, a distractor has the true pieces' size and edge statistics; taking its side count from a
+    Cut like them, a distractor has the true pieces' size and edge statistics; taking its shape class from a
     random true piece, and drawing another cut when its area is taken (rather than the whole scene again),
-    keeps distractors as often triangles as true pieces are (see "Closed cues": shape type)."""
+    keeps distractors as often triangles, rectangles or trapezoids as true pieces are (see "Closed cues": shape
+    type)."""
     for _ in range(60):
         cut = _pieces(rng, config, target, n)
         if cut is None:
@@ -203,14 +204,14 @@ def _distractor(rng: random.Random, config: Config, target: Poly, n: int, like: 
 
 def _angles(poly: Poly) -> tuple[int, ...]:
     """The polygon's interior angles in whole degrees, sorted: its shape class (a right triangle, a rectangle, a
-    right trapezoid, ...), which sets how symmetric it looks in every turn."""
-    out = []
+    right trapezoid, ...), which sets how symmetric it looks in every turn. Either orientation: the turns measured
+    are the interior angles when they add up to (n - 2) * 180 degrees, else their complements to 360."""
+    raw = []
     for i, (x, y) in enumerate(poly):
         (px, py), (nx, ny) = poly[i - 1], poly[(i + 1) % len(poly)]
-        turn = math.atan2(ny - y, nx - x) - math.atan2(py - y, px - x)
-        out.append(round(math.degrees(turn) % 360))
-    inner = out if sum(out) == 180 * (len(poly) - 2) else [360 - a for a in out]
-    return tuple(sorted(inner))
+        raw.append(math.degrees(math.atan2(ny - y, nx - x) - math.atan2(py - y, px - x)) % 360)
+    inner = raw if abs(sum(raw) - 180 * (len(poly) - 2)) < 1e-6 * len(poly) else [360 - a for a in raw]
+    return tuple(sorted(round(a) for a in inner))
 
 
 def _well_posed(candidates: list[Poly], total: int) -> bool:
