@@ -101,7 +101,10 @@ Closed cues (audit, issue 14):
 What remains is the concepts' own footprint. Thinness is extent and regularity symmetry and roundness, both in the
 task's declared concept features (aspect, fill, sym_*, bsym_*). A region or crossing more is ink per extent: the
 audit declares ``ink`` and ``darkness`` the concept of the items whose odd figure breaks regions or crossings only
-(per-item concepts, :mod:`cogvis_tasks.audit.concepts`; the surface pickers see them on every other item). Over
+(per-item concepts, :mod:`cogvis_tasks.audit.concepts`; the surface pickers see them on every other item). A thin
+figure has the smaller box at the same diameter: on the items whose odd figure breaks thinness the box (width,
+height, area) is declared their concept too (900 hard items, seed 1234: surface logistic 33.3% on those items with
+the box, 16.4% without; the set was flagged at 21.7%, see ``ITEM_CONCEPT_FEATURES`` in minds_eye/audit.py). Over
 1,800 items (the three presets at seeds 1234 and 77), by the attribute the odd figure breaks (chance 16.7%): the
 surface pickers 12.6-20.2% for every attribute; pickers on every feature at chance where the concept has no such
 footprint (lines 15.5/19.8%, convexity 16.4/20.4%, curvature 20.6/17.6%, logistic/boosting) and above it where it
