@@ -71,7 +71,9 @@ matched on likeness too (nearest the likeness of its cubes in another random cle
 32.0% (the answer became less like the original, z +0.12 on the pixel distances); both shapes of the one-cube pair
 required clear at MIN_VISIBLE_ORIGINAL (only the one dealt as the original is checked, so the pair is not quite
 exchangeable) 33.7%; the answer's pose kept no more unlike the original than the farthest clear mirror candidate (so
-the mirrors' matching cannot undershoot) 30.8% (the answer a little brighter instead, ink z -0.05).
+the mirrors' matching cannot undershoot) 30.8% (the answer a little brighter instead, ink z -0.05); every mirror
+image sharing with the original as many lattice axes as the answer does (one, in easy) 36.9% (the mirror images
+left are the ones most like the original, z -0.25 on the pixel distances; the answer +0.24).
 
 Views must be unambiguous: every figure faces the camera with all three of its face directions (no face edge-on),
 every cube shows at least ``MIN_VISIBLE`` of its own projected area, and the five drawings are pairwise different
