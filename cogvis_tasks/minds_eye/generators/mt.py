@@ -73,7 +73,9 @@ required clear at MIN_VISIBLE_ORIGINAL (only the one dealt as the original is ch
 exchangeable) 33.7%; the answer's pose kept no more unlike the original than the farthest clear mirror candidate (so
 the mirrors' matching cannot undershoot) 30.8% (the answer a little brighter instead, ink z -0.05); every mirror
 image sharing with the original as many lattice axes as the answer does (one, in easy) 36.9% (the mirror images
-left are the ones most like the original, z -0.25 on the pixel distances; the answer +0.24).
+left are the ones most like the original, z -0.25 on the pixel distances; the answer +0.24); the answer kept within
+the mirrors' reach and MIN_VISIBLE_ORIGINAL 0.32 (to darken it back) 30.8% (answer's z -0.08 on the ink centroid's height on
+screen, -0.07 on its height).
 
 Views must be unambiguous: every figure faces the camera with all three of its face directions (no face edge-on),
 every cube shows at least ``MIN_VISIBLE`` of its own projected area, and the five drawings are pairwise different
