@@ -58,6 +58,24 @@ Measured and rejected (900 easy items unless said otherwise):
 Still open: at seed 77 the answer's ink is a little brighter (single best features the ink's mean colour, 28.0%),
 and it stays a little less like the original than the mirror images (z about +0.08 on the pixel distance, 600
 items): likeness matching on one number with at most 27 candidates undershoots when the answer's target is far.
+Diagnosis of that residual (2026-12-07, 900 easy items, surface/boosting on the audit's design; seed 77 30.2%, seed
+1234 28.8%): no feature group carries it. Each group alone at seed 77: position 29.7%, symmetry 28.7, distances to
+the original 27.8, extent 27.5, colour 27.4, ink 26.9; without any one group 29.0-31.8. At seed 1234 another group
+leads (symmetry alone 31.9, ink 29.2, distances to the original 29.2, position 26.9). The picker's wrong picks fall
+evenly on mirror, mirror2 and similar (207, 210, 211 at seed 77), so no distractor type is told apart; the answer
+itself draws a little differently (within-item z under 0.1 on every feature). One relation stands out: the answer's
+ink centroid across the screen goes against the original's (r -0.31 at seed 77, -0.27 at 1234; the lure, also a
+proper turn, -0.24 and -0.17; the mirror images -0.05 to -0.12), as every turn of the class does to the shape's
+lopsidedness. Measured and rejected (seed 77, 900 easy items, surface/boosting; 30.2% before): the answer's pose
+matched on likeness too (nearest the likeness of its cubes in another random clear pose, as a mirror image's is)
+32.0% (the answer became less like the original, z +0.12 on the pixel distances); both shapes of the one-cube pair
+required clear at MIN_VISIBLE_ORIGINAL (only the one dealt as the original is checked, so the pair is not quite
+exchangeable) 33.7%; the answer's pose kept no more unlike the original than the farthest clear mirror candidate (so
+the mirrors' matching cannot undershoot) 30.8% (the answer a little brighter instead, ink z -0.05); every mirror
+image sharing with the original as many lattice axes as the answer does (one, in easy) 36.9% (the mirror images
+left are the ones most like the original, z -0.25 on the pixel distances; the answer +0.24); the answer kept within
+the mirrors' reach and MIN_VISIBLE_ORIGINAL 0.32 (to darken it back) 30.8% (answer's z -0.08 on the ink centroid's height on
+screen, -0.07 on its height).
 
 Views must be unambiguous: every figure faces the camera with all three of its face directions (no face edge-on),
 every cube shows at least ``MIN_VISIBLE`` of its own projected area, and the five drawings are pairwise different
