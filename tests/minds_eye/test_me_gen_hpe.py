@@ -114,8 +114,6 @@ def test_verifier_agrees_on_every_item(config: hpe.Config, count: int) -> None:
         (lambda: hpe.Config(break_min=0.5, break_max=0.4), "break_max"),
         (lambda: hpe.Config(min_depth=3, min_break_level=3), "min_break_level"),
         (lambda: hpe.Config(min_break_ink=10), "min_break_ink"),
-        (lambda: hpe.Config(families=hpe.SIMPLE_FAMILIES, screened=("koch_curve",)), "screened"),
-        (lambda: hpe.Config(odd_kind="random_strokes", screened=("binary_tree",)), "screened"),
     ],
 )
 def test_config_validation_names_the_field(make, field: str) -> None:
