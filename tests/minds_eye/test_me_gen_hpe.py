@@ -6,7 +6,8 @@ configs; validation, the presets' structure (depths, families, odd kind, break l
 strength, asymmetric rules), pixels against the recorded elements, the random strokes'
 ink and extent balance, the verifier's ability to reject near-misses, and that the least
 mirror-symmetric figure is not the answer more often than chance are checked too, and that odd figures keep
-the regular ones' parts and holes (easy) and Koch proportions (medium) in the audit's crops.
+the regular ones' parts and holes (easy) and Koch proportions (medium) in the audit's crops, and that hard's odd
+Koch curves are as tall as the regular ones its items show.
 """
 
 from __future__ import annotations

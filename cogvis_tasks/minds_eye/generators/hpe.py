@@ -164,7 +164,7 @@ Closed (2026-12-07; surface and raw pickers of the audit at 900 items unless sai
   random): 49 / 34% wider / narrower. Medium at seed 77 -> 29.3% [26.5, 32.4] (surface/boosting), ok; at seed 1234
   28.3% -> 28.4% [25.6, 31.5] (surface/boosting), ok. A broken rule that is a toggle (a symmetric polygon's twist)
   draws no way, so irregular figures keep their RNG stream: easy's items are byte for byte those of before (easy
-  29.1 / 29.7% at seeds 1234 / 77 stand).
+  29.1 / 29.7% at seeds 1234 / 77, rerun: the same).
 * speed: the two checks cost renders; the elements are now mapped to pixels at once and the dilation of the
   visibility check shifts slices instead of rolled copies (same pixels, checked on 40 figures): CPU items/s (150
   items, shared machine) before -> after: easy 15.2 -> 15.7, medium 21.6 -> 21.6, hard 18.2 -> 15.6 (the screen and
