@@ -74,8 +74,21 @@ exchangeable) 33.7%; the answer's pose kept no more unlike the original than the
 the mirrors' matching cannot undershoot) 30.8% (the answer a little brighter instead, ink z -0.05); every mirror
 image sharing with the original as many lattice axes as the answer does (one, in easy) 36.9% (the mirror images
 left are the ones most like the original, z -0.25 on the pixel distances; the answer +0.24); the answer kept within
-the mirrors' reach and MIN_VISIBLE_ORIGINAL 0.32 (to darken it back) 30.8% (answer's z -0.08 on the ink centroid's height on
-screen, -0.07 on its height).
+the mirrors' reach and MIN_VISIBLE_ORIGINAL 0.32 (to darken it back) 30.8% (answer's z -0.08 on the ink
+centroid's height on screen, -0.07 on its height).
+The centroid lead checked (2026-12-07, thumbnail ink centroids, 300 easy items at seed 77): across items the
+answer's horizontal offset of mass from its box's centre runs against the original's (r -0.44; vertically +0.11),
+the mirror images' hardly (-0.08, -0.16), the lure's half as much (-0.22); the mirror images' mean likeness to the
+original equals the answer's (40.2-40.7 grey levels against 40.8). Measured and rejected (seed 77, 900 easy items,
+surface/boosting; 30.2% before): each mirror image matched on likeness plus 4 x its thumbnail ink centroid's
+horizontal offset (both targets from the answer's cubes in another random clear pose; single-axis classes only),
+which brings the mirror images' centroid correlation to -0.21 to -0.23 (a weight of 10 no further: the candidates
+run out) at equal likeness: 30.8% [27.8, 33.9] (600 items: 31.0% against 33.3% before at seed 77, 26.8% at seed
+1234), so the centroid relation is not what carries the residual (at 600 items the position group alone went
+from 29.3 to 30.8%, the distances to the original alone from 26.5 to 31.7: the residual moves between groups);
+the same with both centroid coordinates 34.2% (600 items); the mirror images matched to the answer's own look
+(likeness and centroid in its dealt pose rather than another) 38.9% (the answer became the option most like the
+others, dist_others and shape_dist_others the strongest single features).
 
 Views must be unambiguous: every figure faces the camera with all three of its face directions (no face edge-on),
 every cube shows at least ``MIN_VISIBLE`` of its own projected area, and the five drawings are pairwise different
