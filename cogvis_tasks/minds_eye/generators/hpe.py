@@ -877,8 +877,12 @@ def screened_figure(rng: random.Random, family: str, config: Config, box: base.B
     levels = build_levels(family, fig["params"], fig["depth"])
     unbroken = np.concatenate([levels[k] for k in fig["drawn_levels"]])
     fill = odd["placement"][0] / fit_to_box(unbroken, circles, box)[0]  # the odd one is sized by its unbroken pattern
-    placement = random_placement(rng, unbroken, circles, box, fill=fill) or fit_to_box(unbroken, circles, box)
-    return {**_figure(family, fig["depth"], fig["params"], levels, box, placement), "odd": None}
+    placement = random_placement(rng, unbroken, circles, box, fill=fill)  # fill <= 1: it fits
+    return (
+        None
+        if placement is None
+        else {**_figure(family, fig["depth"], fig["params"], levels, box, placement), "odd": None}
+    )
 
 
 def screened(family: str, config: Config) -> bool:
