@@ -9,8 +9,9 @@ target and the five candidates (in target coordinates) from the scene and:
    on a dense grid of sample points offset off every rational line) and requires
    that every sample inside the target is covered exactly once and every sample
    outside not at all;
-3. requires exactly one subset to pass, and no other subset to have the target's
-   area (so no distractor can be part of any tiling, however it is moved).
+3. requires exactly one subset to pass, and every other subset with the target's
+   area (a decoy) to be proven unable to tile it, however its pieces are turned
+   and moved, by the exact boundary certificate :func:`tiling.cannot_tile`.
 
 The answer for piece k is "T" iff it belongs to that subset. A scene that is not
 well posed raises ValueError.
@@ -23,7 +24,7 @@ from itertools import combinations
 
 import numpy as np
 
-from . import base
+from . import base, tiling
 
 SAMPLES_PER_UNIT = 12
 # Irrational offsets keep sample points off every line with small rational coefficients.
@@ -86,11 +87,13 @@ def solve(item: base.GeneratedItem) -> list[str]:
         for subset in combinations(range(len(candidates)), r)
         if sum(areas[i] for i in subset) == total
     ]
-    if len(matching) != 1:
-        raise ValueError(f"VZ1 scene: {len(matching)} subsets of candidates have the target's area; expected exactly 1")
-    (solution,) = matching
-    if not tiles(target, [candidates[i] for i in solution]):
-        raise ValueError("VZ1 scene: the only subset with the target's area does not tile it")
+    in_place = [subset for subset in matching if tiles(target, [candidates[i] for i in subset])]
+    if len(in_place) != 1:
+        raise ValueError(f"VZ1 scene: {len(in_place)} subsets of candidates tile the target where they lie; expected 1")
+    (solution,) = in_place
+    for subset in matching:
+        if subset != solution and not tiling.cannot_tile(target, [candidates[i] for i in subset]):
+            raise ValueError(f"VZ1 scene: pieces {subset} have the target's area and are not proven unable to tile it")
     return ["T" if k in solution else "F" for k in range(len(candidates))]
 
 

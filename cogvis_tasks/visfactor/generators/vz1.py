@@ -43,10 +43,30 @@ Closed cues (audit: row labels from surface features of the pieces, within the i
 Open: the area argument itself. The true pieces add up to the shape and nothing else does, so
 a piece without which the others cannot cover the shape's area is a true piece: on the scenes'
 exact areas a boosting picker given the other candidates' total finds 71.9% of easy rows at
-seed 77 (majority 66.3%), and the audit's pixel pickers 69.5% [68.4, 70.7] there (flagged;
-67.8% at seed 1234). It is the reasoning the generator's uniqueness proof uses, and it cannot be
-taken away while uniqueness is proved by areas: other subsets with the shape's area would need a
-verifier that proves they cannot tile it (an exact search over placements and turns).
+seed 77 (majority 66.3%; 75.5% [74.2, 76.7] told also the piece's own area and the total; by count
+98.5% of the rows of 4-piece items, where the lone distractor is the piece whose others add up to
+the shape, and 64.4% of 3-piece rows against 60%), and the audit's pixel pickers 69.5% [68.4, 70.7]
+there (flagged; 67.8% at seed 1234). Taking it away needs other subsets with the shape's area
+(decoys) proven unable to tile it: :func:`tiling.cannot_tile` is that proof (exact, sound for any
+turn, from the shape's corners and edges), and the verifier already accepts scenes with decoys it
+rules out. Every way tried to put decoys in made the distractors a recognisable shape instead
+(easy, 900 items, seed 77 unless said; exact-area picker as above on 300 items):
+- area twins (a distractor with a true piece's area, not congruent), at least one per scene, found in
+  a pool of cuts: exact-area picker 67.7% [65.3, 70.1], but distractors 10.0% triangles against
+  19.4% (easy's only triangle class has no non-congruent twin): audit 70.4% [69.1, 71.6];
+- a symmetric pair (two cuts sharing an area, a coin picks the true cut, its twin in the other is a
+  distractor): 68.3%, distractors 36.5% rectangles against 28.0% (twins have round areas): 71.5%
+  [70.4, 72.6], within-item vertical symmetry alone 69.2%;
+- every true piece twinned in another cut and every distractor a twin: exact-area picker 66.3% (the
+  majority; the exact area solver too), true pieces 38.0% rectangles against 32.3%: 72.0% [71.0,
+  73.1], and 1.45x slower;
+- the last two mixed half and half (shape classes within 1.5 points): 70.3% [69.2, 71.3], at seed
+  1234 70.8% [69.8, 71.9] (both flagged): the least vertically symmetric piece of an item is a
+  distractor 72% of the time (a rectangle's twin is often a parallelogram);
+- the same with twins limited to the true pieces' classes: distractors 10.7% triangles against
+  18.9% (not audited);
+- the old draw keeping scenes whose decoys the certificate rules out: 85 of 900 items get a decoy,
+  exact-area picker 75.2% (no change; not audited).
 """
 
 from __future__ import annotations
