@@ -20,7 +20,7 @@ from PIL import Image
 
 from cogvis_tasks.visfactor import benchmark
 from cogvis_tasks.visfactor.files import write_parquet
-from cogvis_tasks.visfactor.generators import base, verify_vz1, verify_vz2, vz1, vz2
+from cogvis_tasks.visfactor.generators import base, tiling, verify_vz1, verify_vz2, vz1, vz2
 
 GENERATORS = {"VZ1": (vz1, verify_vz1), "VZ2": (vz2, verify_vz2)}
 CUSTOM = {
@@ -86,8 +86,9 @@ def test_vz1_answers_follow_the_pieces(corpus):
         assert config.pieces_min <= item.metadata["pieces"] <= config.pieces_max
 
 
-def test_vz1_true_pieces_tile_and_distractors_fail_by_area(corpus):
-    """Directly, with exact areas: the T pieces add up to the target, no set holding an F piece does."""
+def test_vz1_true_pieces_tile_and_every_decoy_is_proven_impossible(corpus):
+    """Directly, with exact areas: the T pieces add up to the target and tile it where they lie; every other set
+    with the target's area (a decoy) is proven unable to tile it by the boundary certificate."""
     for _, _, item in corpus["VZ1"][::7]:
         scene = item.metadata["scene"]
         target = [(Fraction(x), Fraction(y)) for x, y in scene["target"]]
@@ -98,8 +99,24 @@ def test_vz1_true_pieces_tile_and_distractors_fail_by_area(corpus):
         assert verify_vz1.tiles(target, [polys[k] for k in truth])
         for mask in range(1, 32):
             subset = [k for k in range(5) if mask >> k & 1]
-            if set(subset) - set(truth):
-                assert sum(verify_vz1.exact_area(polys[k]) for k in subset) != total
+            if subset != truth and sum(verify_vz1.exact_area(polys[k]) for k in subset) == total:
+                assert tiling.cannot_tile(target, [polys[k] for k in subset]), (item.index, subset)
+
+
+def test_vz1_a_lone_distractor_has_an_area_twin(corpus):
+    """Closed cue (the area argument with one distractor): the four true pieces add up to the shape, so the
+    piece whose others add up to the shape's area was the distractor (98.5% of such rows on exact areas, easy,
+    seed 77). Now the lone distractor has the area and shape class of a true piece (not congruent): two rows
+    have others adding up to the shape, and areas alone cannot tell which is the distractor."""
+    for name, _, item in corpus["VZ1"]:
+        answers = [r.answer for r in item.rows]
+        if name in vz1.PRESETS and answers.count("F") == 1:
+            scene = item.metadata["scene"]
+            polys = [[(Fraction(x), Fraction(y)) for x, y in c["polygon"]] for c in scene["candidates"]]
+            areas = _vz1_areas(item)
+            j = answers.index("F")
+            twins = [k for k in range(5) if k != j and areas[k] == areas[j]]
+            assert len(twins) == 1 and _interior_angles(polys[twins[0]]) == _interior_angles(polys[j]), item.index
 
 
 def _interior_angles(poly: list[tuple[Fraction, Fraction]]) -> tuple[int, ...]:

@@ -5,11 +5,14 @@ cuts whose slopes come from {0, inf, +-1, +-2, +-3}; all arithmetic is exact
 (``Fraction``), so the true pieces tile the target with no gap and no overlap by
 construction (unlike the official code, nothing can be dropped). The remaining
 candidates are distractors: each is a random piece of another cut of the same target
-into as many pieces as the true ones, and a scene is kept only if all five areas
-differ and no subset of candidates but the true one has the target's area, so no
-distractor can be part of any tiling (the area argument). Pieces are drawn at the
-target's scale, turned but never flipped. Every row shows the shape and all five
-pieces and asks about one.
+into as many pieces as the true ones. A subset of candidates other than the true one
+may have the target's area (a decoy) only if the exact certificate
+:func:`tiling.cannot_tile` proves it cannot tile the target however its pieces are
+turned, so no distractor can be part of any tiling. With 3 true pieces all five areas
+differ and only the true subset has the target's area (the area argument); a lone
+distractor (4 true pieces) is an area twin of a true piece (see "Closed cues"). Pieces
+are drawn at the target's scale, turned but never flipped. Every row shows the shape
+and all five pieces and asks about one.
 
 Closed cues (audit: row labels from surface features of the pieces, within the item).
 - Size and count: distractors used to be cut down from a true piece (keeping 40-90% of it),
@@ -39,34 +42,43 @@ Closed cues (audit: row labels from surface features of the pieces, within the i
   triangles among true pieces and distractors 20.5 / 21.8% (three true pieces), no single
   feature above 66.6%, best picker 67.8% [66.6, 68.8] at seed 1234 (no flag). Matching only
   the side count left symmetry (68.9% [67.8, 69.9]).
+- The area argument with one distractor: the true pieces add up to the shape and, while
+  uniqueness was proved by areas, nothing else did, so the piece whose others add up to the
+  shape's area was the distractor. On the scenes' exact areas a boosting picker told a piece's own
+  area, the other candidates' total and the total found 75.5% [74.2, 76.7] of easy rows at seed 77
+  (majority 66.3%): 98.5% of the rows of 4-piece items, 64.4% of 3-piece rows against 60%; the
+  audit's pixel pickers 69.5% [68.4, 70.7] there (flagged; 67.8% [66.6, 68.8] at seed 1234). Now
+  an item with one distractor draws cuts of the target until two of them hold pieces of one shape
+  class and one area that are not congruent (area twins), a coin picks which cut is the true one,
+  and the other's twin is the distractor (:func:`_twin_scene`): two rows have others adding up to
+  the shape, and the decoy (the true pieces with the twin swapped in) is kept only when
+  :func:`tiling.cannot_tile` rules it out (the verifier checks the same). Exact-area picker, 900
+  items: 69.7% [68.4, 71.0] at seed 77 (4-piece rows 78.4% against 80%), 67.8% at seed 1234 (74.4%
+  before); told only the others' total, 68.1% (73.5% before). Audit, easy, 900 items: seed 77
+  68.8% [67.6, 70.0] (no flag), seed 1234 68.2% [67.0, 69.5] (no flag; within noise of before).
 
-Open: the area argument itself. The true pieces add up to the shape and nothing else does, so
-a piece without which the others cannot cover the shape's area is a true piece: on the scenes'
-exact areas a boosting picker given the other candidates' total finds 71.9% of easy rows at
-seed 77 (majority 66.3%; 75.5% [74.2, 76.7] told also the piece's own area and the total; by count
-98.5% of the rows of 4-piece items, where the lone distractor is the piece whose others add up to
-the shape, and 64.4% of 3-piece rows against 60%), and the audit's pixel pickers 69.5% [68.4, 70.7]
-there (flagged; 67.8% at seed 1234). Taking it away needs other subsets with the shape's area
-(decoys) proven unable to tile it: :func:`tiling.cannot_tile` is that proof (exact, sound for any
-turn, from the shape's corners and edges), and the verifier already accepts scenes with decoys it
-rules out. Every way tried to put decoys in made the distractors a recognisable shape instead
-(easy, 900 items, seed 77 unless said; exact-area picker as above on 300 items):
-- area twins (a distractor with a true piece's area, not congruent), at least one per scene, found in
-  a pool of cuts: exact-area picker 67.7% [65.3, 70.1], but distractors 10.0% triangles against
-  19.4% (easy's only triangle class has no non-congruent twin): audit 70.4% [69.1, 71.6];
-- a symmetric pair (two cuts sharing an area, a coin picks the true cut, its twin in the other is a
-  distractor): 68.3%, distractors 36.5% rectangles against 28.0% (twins have round areas): 71.5%
-  [70.4, 72.6], within-item vertical symmetry alone 69.2%;
-- every true piece twinned in another cut and every distractor a twin: exact-area picker 66.3% (the
-  majority; the exact area solver too), true pieces 38.0% rectangles against 32.3%: 72.0% [71.0,
-  73.1], and 1.45x slower;
-- the last two mixed half and half (shape classes within 1.5 points): 70.3% [69.2, 71.3], at seed
-  1234 70.8% [69.8, 71.9] (both flagged): the least vertically symmetric piece of an item is a
-  distractor 72% of the time (a rectangle's twin is often a parallelogram);
-- the same with twins limited to the true pieces' classes: distractors 10.7% triangles against
-  18.9% (not audited);
-- the old draw keeping scenes whose decoys the certificate rules out: 85 of 900 items get a decoy,
+Measured and rejected (easy, 900 items, seed 77 unless said; exact-area picker as above on 300
+items): decoys for every item made the distractors a recognisable shape instead.
+- Area twins (a distractor with a true piece's area, not congruent, any true piece's class), at
+  least one per scene, from a pool of cuts: exact-area picker 67.7% [65.3, 70.1], but distractors
+  10.0% triangles against 19.4% (easy's only triangle class has no non-congruent twin): 70.4%
+  [69.1, 71.6].
+- A symmetric pair for every count (as now, shape classes free; further distractors twins of other
+  true pieces, else plain): 68.3%, distractors 36.5% rectangles against 28.0% (twins have round
+  areas): 71.5% [70.4, 72.6], within-item vertical symmetry alone 69.2%.
+- Every true piece twinned in another cut and every distractor a twin: exact-area picker 66.3%
+  (the majority, and the exact area solver too), true pieces 38.0% rectangles against 32.3%: 72.0%
+  [71.0, 73.1], and 1.45x slower.
+- The last two mixed half and half (shape classes within 1.5 points): 70.3% [69.2, 71.3], seed
+  1234 70.8% [69.8, 71.9] (both flagged): the least vertically symmetric piece of an item was a
+  distractor 72% of the time (a rectangle's twin is often a parallelogram). The same with twins
+  limited to the true pieces' classes: distractors 10.7% triangles against 18.9% (not audited).
+- The old draw keeping scenes whose decoys the certificate rules out: 85 of 900 items get a decoy,
   exact-area picker 75.2% (no change; not audited).
+
+Open: with two distractors (3 true pieces) areas still tell a little (exact-area picker 65.0% of
+those rows against the 60% majority, 65.7% at 900 items): twins there, as measured above, cost more in shape cues than
+they remove.
 """
 
 from __future__ import annotations
@@ -80,7 +92,7 @@ from itertools import combinations
 
 from PIL import Image, ImageDraw, ImageFont
 
-from . import base
+from . import base, tiling
 
 QUESTION = (
     "Task: The shape <IMAGE_0> can be made exactly, with no gaps and no overlaps, by fitting together some of the "
@@ -107,6 +119,8 @@ DIRECTIONS = {
 ROTATIONS = ("none", "quarter", "any")
 MIN_FATNESS = 1 / 40  # area / perimeter^2 of every piece (a square has 1/16)
 MIN_EDGE = 0.5  # units
+#: Cuts of one target drawn in search of an area twin pair (items with one distractor).
+TWIN_CUTS = 30
 FILL = 214  # light grey (images are greyscale)
 #: Coordinates are integers in 1/60 of a unit: every vertex is where two lines a*x + b*y = c
 #: with (a, b) from DIRECTIONS and integer c meet, so its denominator divides |a1*b2 - a2*b1| <= 6.
@@ -234,14 +248,59 @@ def _angles(poly: Poly) -> tuple[int, ...]:
     return tuple(sorted(round(a) for a in inner))
 
 
-def _well_posed(candidates: list[Poly], total: int) -> bool:
-    """All areas differ and only one subset of the candidates (the true pieces) has the target's area, so no
-    distractor can be part of any tiling."""
+def _well_posed(candidates: list[Poly], target: Poly, n: int) -> bool:
+    """Every subset of the candidates with the target's area but the true pieces (the first ``n``), a decoy, is
+    proven unable to tile the target (:func:`tiling.cannot_tile`), so no distractor is part of any tiling."""
     areas = [_area2(c) for c in candidates]
-    if len(set(areas)) != len(areas):
-        return False
-    hits = sum(sum(s) == total for r in range(1, len(areas) + 1) for s in combinations(areas, r))
-    return hits == 1
+    total = _area2(target)
+    return all(
+        tiling.cannot_tile(list(target), [list(candidates[i]) for i in subset])
+        for r in range(1, len(areas) + 1)
+        for subset in combinations(range(len(areas)), r)
+        if subset != tuple(range(n)) and sum(areas[i] for i in subset) == total
+    )
+
+
+def _twin_scene(rng: random.Random, config: Config, target: Poly, n: int) -> list[Poly] | None:
+    """The candidates of an item with one distractor, true pieces first: cuts of the target into ``n`` pieces
+    are drawn until two of them hold pieces of one shape class and one area that are not congruent (area
+    twins); a coin picks which cut is the true one and the other's twin is the distractor, so the two are alike
+    whichever is true. None if :data:`TWIN_CUTS` cuts give no such pair whose decoy the certificate rules out.
+
+    With one distractor, the lone piece whose others add up to the shape's area is the distractor (the area
+    argument, 98.5% of such rows on exact areas); its twin's others add up to it too."""
+    cuts: list[list[Poly]] = []
+    for _ in range(TWIN_CUTS):
+        cut = _pieces(rng, config, target, n)
+        if cut is None or len({_area2(p) for p in cut}) < n:
+            continue
+        for other in cuts:
+            pairs = [
+                (p, q)
+                for p in cut
+                for q in other
+                if _area2(p) == _area2(q) and _angles(p) == _angles(q) and _shape(p) != _shape(q)
+            ]
+            if pairs:
+                p, q = rng.choice(pairs)
+                candidates = [*cut, q] if rng.random() < 0.5 else [*other, p]
+                if _well_posed(candidates, target, n):
+                    return candidates
+        cuts.append(cut)
+    return None
+
+
+@functools.lru_cache(maxsize=65536)
+def _shape(poly: Poly) -> tuple[tuple[int, int, int], ...]:
+    """The polygon up to turns and moves (not flips): the least cyclic shift of its (edge length squared, dot
+    and cross product with the next edge) sequence, counter-clockwise. Equal for congruent pieces only."""
+    pts = poly if sum(poly[i - 1][0] * p[1] - p[0] * poly[i - 1][1] for i, p in enumerate(poly)) > 0 else poly[::-1]
+    edges = [(pts[(i + 1) % len(pts)][0] - x, pts[(i + 1) % len(pts)][1] - y) for i, (x, y) in enumerate(pts)]
+    seq = [
+        (ex * ex + ey * ey, ex * fx + ey * fy, ex * fy - ey * fx)
+        for (ex, ey), (fx, fy) in zip(edges, edges[1:] + edges[:1], strict=True)
+    ]
+    return min(tuple(seq[i:] + seq[:i]) for i in range(len(seq)))
 
 
 def _piece_count(rng: random.Random, config: Config) -> int:
@@ -298,11 +357,19 @@ PRESETS: dict[str, Config] = {
 def _scene(rng: random.Random, config: Config) -> tuple[list[Poly], Poly, list[int], int]:
     """The candidates (shuffled), the target, which candidates are true pieces, and their count.
 
-    A scene whose areas would let a distractor into a tiling (or repeat an area) is drawn again whole, true
-    pieces included, with the same count (see the module docstring: "round areas")."""
+    A lone distractor is an area twin (:func:`_twin_scene`). Otherwise a scene that repeats an area or has a
+    decoy the certificate cannot rule out is drawn again whole, true pieces included, with the same count (see
+    the module docstring: "round areas")."""
     n = _piece_count(rng, config)
     for _ in range(2000):
         target = _target(rng, config)
+        if n == N_CANDIDATES - 1:
+            twinned = _twin_scene(rng, config, target, n)
+            if twinned is not None:
+                order = list(range(N_CANDIDATES))
+                rng.shuffle(order)
+                return [twinned[i] for i in order], target, [int(i < n) for i in order], n
+            continue
         pieces = _pieces(rng, config, target, n)
         if pieces is None:
             continue
@@ -314,7 +381,8 @@ def _scene(rng: random.Random, config: Config) -> tuple[list[Poly], Poly, list[i
             if extra is None:
                 break
             candidates.append(extra)
-        if len(candidates) == N_CANDIDATES and _well_posed(candidates, _area2(target)):
+        areas = {_area2(c) for c in candidates}
+        if len(candidates) == len(areas) == N_CANDIDATES and _well_posed(candidates, target, n):
             order = list(range(N_CANDIDATES))
             rng.shuffle(order)
             return [candidates[i] for i in order], target, [int(i < n) for i in order], n
