@@ -76,7 +76,10 @@ items): decoys for every item made the distractors a recognisable shape instead.
 - The old draw keeping scenes whose decoys the certificate rules out: 85 of 900 items get a decoy,
   exact-area picker 75.2% (no change; not audited).
 
-Open: with two distractors (3 true pieces) areas still tell a little (exact-area picker 65.0% of
+Open: in easy a lone distractor is never a triangle (easy's triangles are all alike, so none has a
+non-congruent twin): distractors 18.5% triangles against 22.7% of true pieces (400 items, seed 77),
+not picked up by the audit (a triangle in a 4-piece item is a true piece, the majority label anyway).
+With two distractors (3 true pieces) areas still tell a little (exact-area picker 65.0% of
 those rows against the 60% majority, 65.7% at 900 items): twins there, as measured above, cost more in shape cues than
 they remove.
 """
