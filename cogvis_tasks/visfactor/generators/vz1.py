@@ -79,9 +79,9 @@ items): decoys for every item made the distractors a recognisable shape instead.
 Open: in easy a lone distractor is never a triangle (easy's triangles are all alike, so none has a
 non-congruent twin): distractors 18.5% triangles against 22.7% of true pieces (400 items, seed 77),
 not picked up by the audit (a triangle in a 4-piece item is a true piece, the majority label anyway).
-With two distractors (3 true pieces) areas still tell a little (exact-area picker 65.0% of
-those rows against the 60% majority, 65.7% at 900 items): twins there, as measured above, cost more in shape cues than
-they remove.
+With two distractors (3 true pieces) areas still tell a little (exact-area picker 65.7% of those
+rows against the 60% majority, 900 items, seed 77): twins there, as measured above, cost more in
+shape cues than they remove.
 """
 
 from __future__ import annotations
