@@ -42,12 +42,13 @@ Cues closed (issue 14's shortcut audit):
   equals ``MIN_VISIBLE`` (0.25). The lure's virtual original is random and its turn one that places its cubes by a
   class turn of the original's lattice, as the answer's are. 900 easy items, surface/boosting best: seed 77 26.7%
   (CI 23.9-29.7; was 30.2, flagged), seed 1234 28.4% (25.6-31.5; was 29.5); 300 items at seed 1234: medium 27.3%
-  (22.6-32.6; 26.5 before), hard 28.8% raw/logistic (23.9-34.1; 30.0 before). Both parts are needed (measured,
+  (22.6-32.6; 26.5 before), hard 28.8% raw/logistic (23.9-34.1; 30.0 before); at seed 77 medium 28.5% (600
+  items, 25.0-32.2; 28.5 before), hard 28.5% (300 items, 23.7-33.9; 27.0 before). Both parts are needed (measured,
   seed 77, 900 easy items): the old design at 0.25 alone 30.7% (27.7-33.8); virtual originals at 0.30 31.4%
   (28.5-34.6, flagged; 29.6 at seed 1234; the answer became the least inky, ink "min" 27.3%); virtual originals at
   0.30 with the lure posed from any clear virtual original at random 29.8% (30.1 at seed 1234; the lure reached the
   original's own pose in 4% of items and became the option nearest the original, within-item z -0.13 on the pixel
-  distances to it).
+  distances to it at seed 1234).
 
 The audit at 900 easy items after both (2026-12-06): surface boosting 29.5% at seed 1234 (CI 26.6-32.6, passes;
 was 31.9) and 30.2% at seed 77 (CI 27.3-33.3, still flagged by 0.3 point; was 31.9); medium 27.1% (24.3-30.1) and
