@@ -212,6 +212,22 @@ def test_no_option_is_a_lattice_plane_reflection_of_another() -> None:
                 assert min(mt.shared_axes(x, y) for x in a for y in b) <= mt.MAX_SHARED_AXES, (name, index)
 
 
+def test_every_option_is_turned_from_a_pose_as_clear_as_the_original() -> None:
+    """Each option is its cubes turned by a class rotation from the original's pose, and its cubes in that pose (its
+    "virtual original") pass the original's clarity check, as the answer's (the original itself) do: the answer
+    inherits the original's extra clarity through its turn, so a distractor turned from any pose did not (the
+    answer was the option with the most ink at MIN_VISIBLE_ORIGINAL 0.36, the least at 0.25)."""
+    for name in ("easy", "medium", "hard"):
+        cfg = mt.PRESETS[name]
+        turns = mt.class_turns(cfg.axes, cfg.angle_step)
+        for index in range(40 if name != "hard" else 12):
+            _, built = _made(cfg, index)
+            start = built.original.frame
+            for kind, fig in [(CORRECT, built.correct), *built.distractors]:
+                assert mt._key(fig.frame @ start.T) in turns, (name, index, kind)
+                assert mt.clear_view(mt.Figure(fig.cells, start), mt.MIN_VISIBLE_ORIGINAL), (name, index, kind)
+
+
 def test_one_cube_lure_keeps_the_shapes_profile() -> None:
     """The 'similar' lure keeps the cubes' spread and how lopsided they are. It used to keep the bounding box (only
     moves of an end cube inwards: more compact than every other option, mean spread change -1.5 cube^2), then only
