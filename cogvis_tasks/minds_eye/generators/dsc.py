@@ -60,8 +60,8 @@ Cues closed (the audit found the answer from surface features in 61-73 % of item
 * Easy (monotonic motions only, :func:`_monotonic`): every answer pose is the extreme of its shape's
   changes, so the pairing above still left the answer the option with the least line in pixels (nearest the
   t = 0 frame by pixel distance in 38 % of items) and, the cap being soft, the least changed by largest change
-  (34 %). There the pair also straddled the answer in line length and the cap was a hard constraint, until easy's
-  pairs were chosen on the audit's own statistics (below).
+  (34 %). There the pair also straddles the answer in line length (``INK_LOOK``) and the cap is a hard
+  constraint (a scene without such a pair is redrawn).
 * A lone mover beside a still shape keeps the earlier antithetic pairing (:func:`_balanced_lure`, sign
   only; custom configs only).
 * Easy, a shared centre: a shape that only turned or only grew had the same centre in every frame, so along
@@ -102,34 +102,6 @@ Cues closed (the audit found the answer from surface features in 61-73 % of item
   scenes redrawn for want of a pair), beyond the speed budget, so it is not in the code (branch fix-dsc, commit
   c1fa9ca, has it). Open: a cheaper way to the same band (more draws of near-answer lures rather than redrawn
   scenes), and balancing fill, symmetry and box too.
-* Easy, the audit's own statistics: the raster stand-in (:func:`_look`) correlates only 0.58 within item with the
-  audit's drawn 32 x 32 distances, so its pairs balanced the wrong numbers. Easy's pairs (:func:`_audited_lures`)
-  are now chosen on the audit's statistics themselves: each draw's option (the shape in the lure pose, the other at
-  its t = 1 pose) is drawn as the audit sees it (:func:`_coverage`: the line drawn supersampled at the panel's size
-  in a window around the shape, halved as the audit halves the image, box-filtered to its 64 px crop;
-  :func:`_compose` paints the shapes over the empty panel) and :func:`_crop_stats` measures it as the audit does
-  (grey distances to the t = 0.75 / t = 0 frames, their mean and minimum, ink, darkness, box, aspect, fill, centre
-  and its offset, spread, mirror and half-turn symmetry, ink colour and saturation; within-item correlation with
-  the audit's values 0.99-1.00 on 60 drawn items). Of all pairs of the ``MATCH_DRAWS`` draws, the one whose
-  differences from the answer (each scaled by its median size, the frame distances weighted ``DISTANCE_WEIGHT``)
-  cancel best and stay small is taken; nothing is straddled, no draw is dropped for its nearest frame, and the two
-  shapes' pairs are independent: the coins' rank rule and the change cap (above) held the second shape's shown lure
-  nearer the frames (above the answer in distance to the t = 0.75 frame in 30 % of items against 55 % for the first
-  shape), so easy drops them. The answer's mean within-item z of the audit's distances to the t = 0.75 frame / mean
-  / nearest went from +0.13 / +0.09 / +0.15 to -0.04 / -0.03 / -0.04 (300 plans, seed 2026), and the audit (900
-  items) from 36.9 % [33.8, 40.1] to 34.2 % [31.2, 37.4] at seed 1234 (surface logistic; boosting 33.1) and from
-  37.2 % [34.1, 40.4] to 37.2 % [34.1, 40.4] (surface boosting) at seed 77, still flagged: what is left is spread over the layout (strongest
-  single features centre offset min 29.7, spread max 29.1, saturation min 28.6 %; answer z centre offset -0.12,
-  half-turn symmetry +0.16, spread +0.10 at 600 items): the draws straddle these (half above the answer) but no
-  pair cancels two dozen statistics at once. Easy generates about 1.3 times slower (plan and drawing; the other
-  changes made fewer scenes redrawn). Measured on the way (600 items, seed 1234, surface boosting; the current design
-  31.8): pairs on 15 statistics scaled by the draws' spread, change cap and rank rule kept: 38.0 (the answer farther
-  from the frames, z +0.30-0.35: the second shape's lures nearer); scaled by their median size, frame distances
-  weighted 3, no change cap: 29.0; with ink colour: 32.3; without the rank rule too: 34.2; with aspect, centre
-  offset and half-turn symmetry (shipped): 32.7. Lead rejected: one drift velocity shared by both
-  shapes (the layout rigid in every frame, as ``copied_motion`` keeps it): 38.5 alone, 39.5 with these pairs (the
-  answer keeps the start layout's mirror symmetry, which every lure breaks: symmetry group alone 38.3 %, answer z
-  bsym_h +0.25); the layout stays two independent drifts.
 
 Measured for the frame band (easy, 600 items, seed 1234, surface logistic / boosting; the current design 34.7 /
 31.8; "per shape" is the right-pose classifier above): (1) pairs whose frame distances (t = 0.75, mean, nearest)
@@ -179,6 +151,39 @@ of the band's lower edge (0.78: +0.17, 0.83: -0.05, 0.85: -0.11), finer than the
 speed (a construction of the pair rather than redrawn scenes; its failures, 20 plans: straddles 72, the coins'
 partner rule 37, the hard change cap 64 and unusable members 90 of 477 pair searches), the copied_motion lures'
 rigid layout (the box and fill that remain), and a stand-in calibrated on drawn panels.
+
+Measured on the audit's own statistics (easy, not shipped: branch fix-dsce2, commit 948c69e, has it; the current
+design 36.9 % [33.8, 40.1] at seed 1234 and 37.2 % [34.1, 40.4] at seed 77, 900 items, best picker). A stand-in
+calibrated on the audit: each draw's option (the shape in the lure pose, the other at its t = 1 pose) drawn as the
+audit sees it (the line drawn supersampled at the panel's size in a window around the shape, halved as the audit
+halves the image, box-filtered to its 64 px crop, painted over the empty panel) and measured as the audit measures
+it (grey 32 x 32 distances to the t = 0.75 / t = 0 frames, their mean and minimum, ink, darkness, box, aspect,
+fill, centre and its offset, spread, mirror and half-turn symmetry, ink colour and saturation): within-item
+correlation with the audit's values 0.99-1.00 (60 drawn items; 0.58 for the raster stand-in's frame distance; the
+audit halves an image of 512 px or more before cutting it, without which the stand-in reached only 0.3-0.95). Each
+shape's pair was the one whose differences from the answer (scaled by their median size, frame distances weighted
+3) cancel best in squared sum and stay small, over ``MATCH_DRAWS`` draws, nothing straddled. (15) with the change
+cap and the coins' rank rule kept, differences scaled by the draws' spread: 38.0 (600 items, seed 1234, surface
+boosting; current design 31.8): the answer the farthest from the frames (z +0.30-0.35), because those two rules
+held the second shape's shown lure nearer the frames (above the answer in the audit's distance to the t = 0.75 frame
+in 30 % of second shapes against 55 % of first ones, 150 items): in the current design too they constrain only the
+second shape. (16) (15) scaled by median size, frame distances weighted 3, no change cap: 29.0; with ink colour:
+32.3; the rank rule dropped too: 34.2; with aspect, centre offset and half-turn symmetry: 32.7 (600 items); 900
+items: 34.2 % [31.2, 37.4] at seed 1234 (surface logistic), 37.2 % [34.1, 40.4] at seed 77 (surface boosting),
+flagged (strongest single features centre offset min 29.7-31.8 %, spread max 29.1 %, saturation, ink); the
+audit's frame distances balanced (answer z to the t = 0.75 frame / mean / nearest +0.13 / +0.09 / +0.15 in the
+current design, -0.04 / -0.03 / -0.04, 300 plans, seed 2026) but the answer the option nearest the panel centre
+and most half-turn symmetric (z -0.12, +0.16) and "closest to t0" (outline) 33.0 % of 300 plans (the cue test's
+bound 32.5 %); easy 1.3 times slower. (17) (16) with the centre offset and spread weighted 3 too: 37.0 % [33.9,
+40.2] at seed 1234 (surface boosting), 35.6 % [32.5, 38.7] at seed 77 (surface logistic). (18) one drift velocity
+shared by both shapes (the layout rigid in every frame, as a ``copied_motion`` lure keeps it): 38.5 (600 items,
+raster-stand-in pairs), 39.5 with (16)'s pairs: the answer keeps the start layout's alignment and mirror symmetry,
+which every lure breaks (symmetry group alone 38.3 %, answer z bsym_h +0.25). Reading: with the distances
+balanced, what is left is the layout's convexity: the answer's two-shape layout sits near the panel centre and its
+point symmetry (start layout centred, drifts centred on t = 0.5), where any displacement of one shape moves the
+centroid off the centre and breaks the symmetry, so the draws straddle these statistics (half above the answer)
+but no pair of 60 cancels two dozen statistics at once. Open: a start layout off the panel centre, so that the
+answer is no extreme of the centroid's offset, with these pairs; more draws per shape (speed).
 
 Measured on the way (easy; 300 items; best picker, seeds 5 / 77 unless said), for whoever revisits it: with the
 drift but both parts of a wrong rate wrong: drift speed 0.4-0.6: 30.3 / 35.3 (33.0 at seed 1234); start angles
@@ -299,6 +304,8 @@ MATCH_DRAWS = 60  # lure draws per moving shape among which the best antithetic 
 TURNING_OVERSHOOT = 1.0  # the same share in pools with pure oscillations (PERIODIC: medium): always on top of its own
 OVERSHOOT = 0.5  # share of another motion's steps (copied_motion, wrong_motion) applied after the shape's own step
 SIGNED = (2, 3, 10)  # _look statistics a pair must straddle: overlap with the t = 0.5 and t = 0.75 frames, change
+INK_LOOK = 4  # the _look statistic of line length (straddled too in monotonic pools, see _monotonic)
+CHANGE_LOOK = 10  # the _look statistic of the change from t = 0.75 (outline distance, as the cue test measures it)
 CAP_PENALTY = 1e3  # in a pair's cost, the penalty for breaking the change cap (see _matched_lures)
 SIZE_WEIGHT = 0.15  # in a pair's cost, the weight of its differences from the answer against their imbalance
 RASTER = 32  # cells across the panel in the stand-in for a pixel comparison (see _raster)
@@ -1041,17 +1048,12 @@ def _look(name: str, poses: list[dict[str, float]], overlap: np.ndarray, last: n
     lines = [np.diff(_place_many(np.asarray(line, dtype=float), poses), axis=1) for line in SHAPES[name]]
     ink = sum(np.hypot(seg[..., 0], seg[..., 1]).sum(axis=1) for seg in lines)
     pts = _place_many(SAMPLES[name], poses)
+    z = pts[..., 0] + 1j * pts[..., 1]
+    near = np.abs(z[:, :, None] - last[None, None, :])
+    outline = np.maximum(near.min(axis=2).max(axis=1), near.min(axis=1).max(axis=1))
     ext = [pts[..., 0].min(1), pts[..., 0].max(1), pts[..., 1].min(1), pts[..., 1].max(1)]
     centre = np.hypot(pts[..., 0].mean(1), pts[..., 1].mean(1))
-    return np.column_stack([overlap, ink, *ext, centre, _changes(name, poses, last)])
-
-
-def _changes(name: str, poses: list[dict[str, float]], last: np.ndarray) -> np.ndarray:
-    """Each pose's outline distance to the shown t = 0.75 pose (``last``, complex outline points), as frame_gap
-    measures it: the last statistic of every pair search (:func:`_pair_order`)."""
-    pts = _place_many(SAMPLES[name], poses)
-    near = np.abs((pts[..., 0] + 1j * pts[..., 1])[:, :, None] - last[None, None, :])
-    return np.maximum(near.min(axis=2).max(axis=1), near.min(axis=1).max(axis=1))
+    return np.column_stack([overlap, ink, *ext, centre, outline])
 
 
 @dataclass
@@ -1073,11 +1075,9 @@ def _draws(
     names: list[str],
     starts: list[dict[str, float]],
     motions: list[dict[str, Any] | None],
-    audit: _AuditView | None = None,
 ) -> _Draws | None:
     """``MATCH_DRAWS`` lure draws of moving shape k, those nearest another shown frame than the answer dropped;
-    None when fewer than two are left (the scene is redrawn). With ``audit`` (easy) all draws are kept and their
-    statistics are the audit's own (:func:`_option_stats`), then the outline change from t = 0.75."""
+    None when fewer than two are left (the scene is redrawn)."""
     name, own = names[k], motions[k]
     ends = _ends(k, starts, motions)
     drawn = [
@@ -1086,9 +1086,6 @@ def _draws(
     frames = [pose_at(starts[k], own, t) for t in TIMES]
     right = pose_at(starts[k], own, ANSWER_T)
     poses = [right] + [d["pose"] for d in drawn]
-    if audit is not None:
-        change = _changes(name, poses, _outline(name, frames[-1]))
-        return _Draws(k, right, drawn, np.column_stack([_option_stats(k, poses, audit), change]))
     rasters, shown = _rasters(name, poses), _rasters(name, frames)
     overlap = _overlap(rasters, shown)
     nearest = overlap.argmax(axis=1)  # the shown frame each pose overlaps most
@@ -1104,30 +1101,20 @@ def _pair_order(
     config: Config, looks: np.ndarray, partner: tuple[float, float] | None, cap: float | None
 ) -> tuple[Iterator[tuple[int, int]], np.ndarray, np.ndarray]:
     """The admissible pairs of draws (indices into the draws), best first (see :func:`_matched_lure`), and per pair
-    how much more (``up``) and less (``down``) than the answer pose its members change from t = 0.75 (the last
-    statistic of ``looks``).
-
-    Easy (:func:`_monotonic`, the audit's statistics, :func:`_option_stats`): differences scaled by their median
-    size, the frame distances weighted ``DISTANCE_WEIGHT``, squared sums of the pair's differences (how far its mean
-    lies from the answer) plus the size term; no sign constraint. Otherwise (:func:`_look`): summed absolute sums
-    over the draws' spread, the ``SIGNED`` statistics straddled."""
+    how much more (``up``) and less (``down``) than the answer pose its members change from t = 0.75."""
     n = len(looks) - 1
-    if _monotonic(config):
-        diff = (looks[1:] - looks[0]) / (np.median(np.abs(looks[1:] - looks[0]), axis=0) + 1e-6)
-        diff[:, :4] *= DISTANCE_WEIGHT
-        size = np.abs(diff[:, None]) + np.abs(diff[None])
-        cost = ((diff[:, None] + diff[None]) ** 2).sum(axis=2) + SIZE_WEIGHT * size.sum(axis=2)
-    else:
-        diff = (looks[1:] - looks[0]) / (looks.std(axis=0) + 1e-3)
-        size = np.abs(diff[:, None]) + np.abs(diff[None])
-        cost = np.abs(diff[:, None] + diff[None]).sum(axis=2) + SIZE_WEIGHT * size.sum(axis=2)
-        cost[(diff[:, None, SIGNED] * diff[None, :, SIGNED] > 1e-4).any(axis=2)] = np.inf
-    moved = looks[1:, -1] - looks[0, -1]
+    scale = looks.std(axis=0) + 1e-3
+    diff = (looks[1:] - looks[0]) / scale
+    size = np.abs(diff[:, None]) + np.abs(diff[None])
+    cost = np.abs(diff[:, None] + diff[None]).sum(axis=2) + SIZE_WEIGHT * size.sum(axis=2)
+    signed = list(SIGNED) + ([INK_LOOK] if _monotonic(config) else [])
+    cost[(diff[:, None, signed] * diff[None, :, signed] > 1e-4).any(axis=2)] = np.inf
+    moved = looks[1:, CHANGE_LOOK] - looks[0, CHANGE_LOOK]
     up, down = np.maximum(moved[:, None], moved[None]), -np.minimum(moved[:, None], moved[None])
     if partner is not None:  # the two mixed outcomes of the coins must rank the answer differently by change
         cost[(partner[0] < down) == (up < partner[1])] = np.inf
     if cap is not None:  # the lure that changes more stays below the other shape's true change where it can
-        cost = cost + np.where(up > cap, CAP_PENALTY, 0.0)
+        cost = cost + np.where(up > cap, np.inf if _monotonic(config) else CAP_PENALTY, 0.0)
     cost[np.tril_indices(n)] = np.inf
     finite = np.flatnonzero(np.isfinite(cost.ravel()))
     order = (divmod(int(flat), n) for flat in finite[np.argsort(cost.ravel()[finite], kind="stable")])
@@ -1173,7 +1160,6 @@ def _matched_lure(
     motions: list[dict[str, Any] | None],
     partner: tuple[float, float] | None = None,
     cap: float | None = None,
-    audit: _AuditView | None = None,
 ) -> tuple[dict[str, Any], tuple[float, float]] | None:
     """Moving shape k's lure: one of the antithetic pair, among ``MATCH_DRAWS`` usable draws, that lies like the
     answer nearest its t = 0.75 frame (or the same shown frame), differs from the answer the opposite way in the
@@ -1181,14 +1167,13 @@ def _matched_lure(
     a fair coin picks which is shown. Returned with how much more and how much less than the answer pose the pair's
     members change from t = 0.75; None when no such pair exists (the scene is redrawn). ``partner`` is that of
     the other shape's pair (the coins then rank the answer by summed change uniformly) and ``cap`` a bound on
-    the change beyond the answer's, kept where a pair allows (see :func:`_matched_lures`). With ``audit`` (easy,
-    :func:`_audited_lures`) the statistics are the audit's own and no sign is straddled (see :func:`_pair_order`).
+    the change beyond the answer's, kept where a pair allows (see :func:`_matched_lures`).
 
     The frame a pose overlaps most tells a lure that fell back towards the earlier frames from the answer, which
     is always nearest the last one; pairs that only balance signs left lures that were near the frames much
     closer, and lures that were far only slightly farther (pixel distances saturate), so the answer was the option
     farthest from every frame; the size term keeps both members of a pair near the answer."""
-    pool = _draws(rng, config, k, names, starts, motions, audit)
+    pool = _draws(rng, config, k, names, starts, motions)
     if pool is None:
         return None
     order, up, down = _pair_order(config, pool.looks, partner, cap)
@@ -1209,7 +1194,6 @@ def _matched_lures(
     rng: random.Random,
     config: Config,
     names: list[str],
-    colours: list[str],
     starts: list[dict[str, float]],
     motions: list[dict[str, Any] | None],
 ) -> list[dict[str, Any]] | None:
@@ -1235,28 +1219,6 @@ def _matched_lures(
     return [lead[0], follow[0]] if first == 0 else [follow[0], lead[0]]
 
 
-def _audited_lures(
-    rng: random.Random,
-    config: Config,
-    names: list[str],
-    colours: list[str],
-    starts: list[dict[str, float]],
-    motions: list[dict[str, Any] | None],
-) -> list[dict[str, Any]] | None:
-    """Easy's lures: each shape's antithetic pair chosen on the audit's own statistics of the options
-    (:func:`_audit_view`, :func:`_option_stats`), with no constraint tying the second shape's pair to the first's:
-    the coins' rank rule and the change cap of :func:`_matched_lures` left the second shape's lures nearer the shown
-    frames than its answer pose (see "Cues closed")."""
-    audit = _audit_view(names, colours, starts, motions)
-    lures = []
-    for k in range(2):
-        lure = _matched_lure(rng, config, k, names, starts, motions, audit=audit)
-        if lure is None:
-            return None
-        lures.append(lure[0])
-    return lures
-
-
 def _wrong_poses(
     rng: random.Random,
     config: Config,
@@ -1277,9 +1239,7 @@ def _wrong_poses(
                 if lures[-1] is None:
                     return None
         else:
-            lures = (_audited_lures if _monotonic(config) else _matched_lures)(
-                rng, config, names, colours, starts, motions
-            )
+            lures = _matched_lures(rng, config, names, starts, motions)
             if lures is None:
                 return None
         wrong = [lure["pose"] for lure in lures]
@@ -1430,135 +1390,3 @@ def generate(seed: int, index: int, config: Config) -> base.GeneratedItem:
     scene, option_types = plan(seed, index, config)
     extra = {"answer": _describe([s["name"] for s in scene["shapes"]], [s["motion"] for s in scene["shapes"]])}
     return base.make_item(ID, seed, index, _render(scene), option_types, config, PRESETS, scene, extra)
-
-
-# --- easy: a stand-in calibrated on the audit's crops --------------------------------------------------------------
-
-AUDIT_PANEL = 236  # px: the drawn panel (see _layout), which the audit cuts out whole
-AUDIT_REDUCE = 2  # the audit halves an image of 512 px or more before cutting it (``audit.sources.choice_item``)
-AUDIT_CROP = 64  # px: the audit's option crop (``cogvis_tasks.audit.items.CROP``), box-filtered from the panel
-AUDIT_GRID = 32  # cells: the audit's grey / mask grid for distances and symmetry
-DISTANCE_WEIGHT = 3.0  # in easy's pair cost, the weight of the four frame distances against the other statistics
-AUDIT_INK = 48  # the audit's ink threshold: max channel difference from the crop's border colour
-
-
-@functools.cache
-def _empty_crop() -> np.ndarray:
-    """The empty panel (axes and frame) as the audit's crop sees it: (3, CROP, CROP) floats 0-255, channel first."""
-    panel = _panel([], [], [], AUDIT_PANEL)
-    ImageDraw.Draw(panel).rectangle((0, 0, AUDIT_PANEL - 1, AUDIT_PANEL - 1), outline=GUIDE, width=1)
-    small = panel.reduce(AUDIT_REDUCE).resize((AUDIT_CROP, AUDIT_CROP), Image.Resampling.BOX)
-    return np.asarray(small, dtype=np.float32).transpose(2, 0, 1).copy()
-
-
-@functools.cache
-def _box_filter() -> np.ndarray:
-    """The audit's box resize from the halved panel to its crop as a matrix (CROP, panel / 2), read off PIL's
-    ``BOX`` filter one panel column at a time (it resizes rows and columns alike)."""
-    n = AUDIT_PANEL // AUDIT_REDUCE
-    out = np.empty((AUDIT_CROP, n), dtype=np.float32)
-    for j, lit in enumerate(np.eye(n, dtype=np.float32)):
-        img = Image.fromarray(np.tile(lit, (n, 1)))  # float32: mode F, no rounding
-        out[:, j] = np.asarray(img.resize((AUDIT_CROP, AUDIT_CROP), Image.Resampling.BOX))[0]
-    return out
-
-
-def _coverage(name: str, poses: list[dict[str, float]]) -> np.ndarray:
-    """How much of each crop pixel a shape's line covers in each pose (0-1): drawn supersampled at the panel's size
-    with its line width, reduced as the panel and then the audit reduce it, then box-filtered to the crop
-    (:func:`_box_filter`). (poses, CROP, CROP). Only a window around the shape is drawn and reduced, its corners on
-    multiples of the reductions so that every block is the one the whole panel gives."""
-    big, step = AUDIT_PANEL * SUPERSAMPLE, SUPERSAMPLE * AUDIT_REDUCE
-    halved = np.zeros((len(poses), big // step, big // step), dtype=np.float32)
-    for i, pose in enumerate(poses):
-        lines = [np.asarray(_to_px(place(np.asarray(p, dtype=float), pose), big)) for p in SHAPES[name]]
-        every = np.concatenate(lines)
-        lo = np.clip((every.min(axis=0) - LINE_W * SUPERSAMPLE) // step * step, 0, big).astype(int)
-        hi = np.clip(-((-every.max(axis=0) - LINE_W * SUPERSAMPLE) // step) * step, 0, big).astype(int)
-        img = Image.new("L", tuple(int(v) for v in np.maximum(hi - lo, step)), 0)
-        draw = ImageDraw.Draw(img)
-        for line in lines:
-            draw.line([tuple(v) for v in line - lo], fill=255, width=LINE_W * SUPERSAMPLE, joint="curve")
-        part = np.asarray(img.reduce(step), dtype=np.float32)
-        x, y = lo // step
-        halved[i, y : y + part.shape[0], x : x + part.shape[1]] = part
-    box = _box_filter()
-    return box @ halved @ box.T / 255
-
-
-def _compose(layers: list[tuple[np.ndarray, str]], n: int) -> np.ndarray:
-    """n crops of the empty panel with each (coverage, colour) layer painted over it in turn, as the shapes are drawn
-    (a layer of one coverage is the same in every crop): (3, n, CROP, CROP), channel first."""
-    img = [np.broadcast_to(channel, (n, AUDIT_CROP, AUDIT_CROP)) for channel in _empty_crop()]
-    for cov, colour in layers:
-        img = [v * (1 - cov) + np.float32(c) * cov for v, c in zip(img, PALETTE[colour], strict=True)]
-    return np.stack(img)
-
-
-def _grid(a: np.ndarray) -> np.ndarray:
-    """(n, CROP, CROP) block means on the audit's GRID, flattened: (n, GRID * GRID)."""
-    n, f = a.shape[0], AUDIT_CROP // AUDIT_GRID
-    return a.reshape(n, AUDIT_GRID, f, AUDIT_GRID, f).mean(axis=(2, 4)).reshape(n, -1)
-
-
-def _grey(crops: np.ndarray) -> np.ndarray:
-    """The audit's grey grid of composed crops (:func:`_compose`)."""
-    return _grid((crops[0] + crops[1] + crops[2]) / 765.0)
-
-
-def _crop_stats(crops: np.ndarray, frames: np.ndarray) -> np.ndarray:
-    """The audit's per-option statistics of composed crops (:func:`_compose`), one row per crop: grey distance to
-    the t = 0.75 frame, the t = 0 frame, their mean and minimum (``frames``: the shown frames' grey grids), ink,
-    darkness, width, height, box area, aspect, fill, centre (x, y), its offset from the panel centre, spread, best
-    mirror and half-turn symmetry, the ink's mean red, green and blue and its saturation."""
-    n, s = crops.shape[1], AUDIT_CROP
-    border = np.concatenate([crops[:, :, 0], crops[:, :, -1], crops[:, :, :, 0], crops[:, :, :, -1]], axis=2)
-    off = np.abs(crops - np.median(border, axis=2)[:, :, None, None])
-    mask = (np.maximum(np.maximum(off[0], off[1]), off[2]) > AUDIT_INK).astype(np.float32)
-    grey = _grey(crops)
-    d = np.sqrt(((grey[:, None] - frames[None]) ** 2).mean(axis=2))
-    rows, cols = mask.sum(axis=2), mask.sum(axis=1)
-    ink = rows.sum(axis=1)
-    width = (s - (cols > 0).argmax(axis=1) - (cols[:, ::-1] > 0).argmax(axis=1)) / s
-    height = (s - (rows > 0).argmax(axis=1) - (rows[:, ::-1] > 0).argmax(axis=1)) / s
-    pos, safe = np.arange(s) / s, np.maximum(ink, 1.0)
-    cy, cx = rows @ pos / safe, cols @ pos / safe
-    var = rows @ pos**2 / safe - cy**2 + cols @ pos**2 / safe - cx**2
-    m = _grid(mask).reshape(n, AUDIT_GRID, AUDIT_GRID)
-    total = 2 * m.sum(axis=(1, 2)) + 1e-9
-    mirror = [m[:, :, ::-1], m[:, ::-1, :], m.transpose(0, 2, 1), m[:, ::-1, ::-1].transpose(0, 2, 1)]
-    sym = np.max([1 - np.abs(m - t).sum(axis=(1, 2)) / total for t in mirror], axis=0)
-    turned = 1 - np.abs(m - m[:, ::-1, ::-1]).sum(axis=(1, 2)) / total
-    area = width * height
-    stats = [d[:, -1], d[:, 0], d.mean(axis=1), d.min(axis=1), ink / (s * s), 1 - grey.mean(axis=1)]
-    stats += [width, height, area, width / height, ink / (s * s) / np.maximum(area, 1 / s**2), cx, cy]
-    stats += [np.hypot(cx - 0.5, cy - 0.5), np.sqrt(np.maximum(var, 0)), sym, turned]
-    inked = (crops * mask).sum(axis=(2, 3)) / safe / 255
-    saturation = ((crops.max(axis=0) - crops.min(axis=0)) * mask).sum(axis=(1, 2)) / safe / 255
-    return np.column_stack([*stats, *inked, saturation])
-
-
-@dataclass(frozen=True)
-class _AuditView:
-    """What easy's lure statistics need of a scene: its names and colours, each shape's coverage at its t = 1 pose
-    (the other shape's context in an option) and the shown frames' grey grids."""
-
-    names: list[str]
-    colours: list[str]
-    right: list[np.ndarray]
-    frames: np.ndarray
-
-
-def _audit_view(
-    names: list[str], colours: list[str], starts: list[dict[str, float]], motions: list[dict[str, Any] | None]
-) -> _AuditView:
-    top = [_coverage(n, [pose_at(s, m, t) for t in TIMES]) for n, s, m in zip(names, starts, motions, strict=True)]
-    frames = _grey(_compose(list(zip(top, colours, strict=True)), len(TIMES)))
-    right = [_coverage(n, [pose_at(s, m, ANSWER_T)]) for n, s, m in zip(names, starts, motions, strict=True)]
-    return _AuditView(names, colours, right, frames)
-
-
-def _option_stats(k: int, poses: list[dict[str, float]], audit: _AuditView) -> np.ndarray:
-    """:func:`_crop_stats` of the options showing shape k in each pose and the other shape at its t = 1 pose."""
-    layers = [(_coverage(audit.names[k], poses), audit.colours[k]), (audit.right[1 - k], audit.colours[1 - k])]
-    return _crop_stats(_compose(layers if k == 0 else layers[::-1], len(poses)), audit.frames)
