@@ -152,6 +152,39 @@ speed (a construction of the pair rather than redrawn scenes; its failures, 20 p
 partner rule 37, the hard change cap 64 and unusable members 90 of 477 pair searches), the copied_motion lures'
 rigid layout (the box and fill that remain), and a stand-in calibrated on drawn panels.
 
+Measured on the audit's own statistics (easy, not shipped: branch fix-dsce2, commit 948c69e, has it; the current
+design 36.9 % [33.8, 40.1] at seed 1234 and 37.2 % [34.1, 40.4] at seed 77, 900 items, best picker). A stand-in
+calibrated on the audit: each draw's option (the shape in the lure pose, the other at its t = 1 pose) drawn as the
+audit sees it (the line drawn supersampled at the panel's size in a window around the shape, halved as the audit
+halves the image, box-filtered to its 64 px crop, painted over the empty panel) and measured as the audit measures
+it (grey 32 x 32 distances to the t = 0.75 / t = 0 frames, their mean and minimum, ink, darkness, box, aspect,
+fill, centre and its offset, spread, mirror and half-turn symmetry, ink colour and saturation): within-item
+correlation with the audit's values 0.99-1.00 (60 drawn items; 0.58 for the raster stand-in's frame distance; the
+audit halves an image of 512 px or more before cutting it, without which the stand-in reached only 0.3-0.95). Each
+shape's pair was the one whose differences from the answer (scaled by their median size, frame distances weighted
+3) cancel best in squared sum and stay small, over ``MATCH_DRAWS`` draws, nothing straddled. (15) with the change
+cap and the coins' rank rule kept, differences scaled by the draws' spread: 38.0 (600 items, seed 1234, surface
+boosting; current design 31.8): the answer the farthest from the frames (z +0.30-0.35), because those two rules
+held the second shape's shown lure nearer the frames (above the answer in the audit's distance to the t = 0.75 frame
+in 30 % of second shapes against 55 % of first ones, 150 items): in the current design too they constrain only the
+second shape. (16) (15) scaled by median size, frame distances weighted 3, no change cap: 29.0; with ink colour:
+32.3; the rank rule dropped too: 34.2; with aspect, centre offset and half-turn symmetry: 32.7 (600 items); 900
+items: 34.2 % [31.2, 37.4] at seed 1234 (surface logistic), 37.2 % [34.1, 40.4] at seed 77 (surface boosting),
+flagged (strongest single features centre offset min 29.7-31.8 %, spread max 29.1 %, saturation, ink); the
+audit's frame distances balanced (answer z to the t = 0.75 frame / mean / nearest +0.13 / +0.09 / +0.15 in the
+current design, -0.04 / -0.03 / -0.04, 300 plans, seed 2026) but the answer the option nearest the panel centre
+and most half-turn symmetric (z -0.12, +0.16) and "closest to t0" (outline) 33.0 % of 300 plans (the cue test's
+bound 32.5 %); easy 1.3 times slower. (17) (16) with the centre offset and spread weighted 3 too: 37.0 % [33.9,
+40.2] at seed 1234 (surface boosting), 35.6 % [32.5, 38.7] at seed 77 (surface logistic). (18) one drift velocity
+shared by both shapes (the layout rigid in every frame, as a ``copied_motion`` lure keeps it): 38.5 (600 items,
+raster-stand-in pairs), 39.5 with (16)'s pairs: the answer keeps the start layout's alignment and mirror symmetry,
+which every lure breaks (symmetry group alone 38.3 %, answer z bsym_h +0.25). (19) (16) with the start layout
+shifted off the panel centre by 0.15-0.3 across its axis: 32.0 (600 items), the answer still the option nearest the
+centre (z -0.15) and the most spread (+0.15), so that offset is not the centred start layout's doing. Reading: with
+the distances balanced, what is left is in the layout (centre offset, spread, half-turn symmetry); the draws
+straddle these statistics (half above the answer) but no pair of 60 cancels two dozen statistics at once. Open: why
+the answer sits nearer the panel centre than its lures; more draws per shape (speed).
+
 Measured on the way (easy; 300 items; best picker, seeds 5 / 77 unless said), for whoever revisits it: with the
 drift but both parts of a wrong rate wrong: drift speed 0.4-0.6: 30.3 / 35.3 (33.0 at seed 1234); start angles
 over the full turn: 35.9 / 36.5; the start layout jittered off mirror symmetry: 36.7 / 30.3; pairs keeping the
