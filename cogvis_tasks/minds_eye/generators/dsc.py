@@ -231,8 +231,12 @@ better than the current design, so medium is unchanged. Rejected (medium, 600 it
 for the current design): (10) pairs penalised for leaving the shape's box width or height on one side of the answer's:
 34.3 (a sheared answer still wider than its lure in 80 % of items: only a too-long ``wrong_rate`` goes beyond the turn);
 (11) with the drift, an oscillating shape's ``wrong_sign`` (the reversed step falls deep inside the shown range)
-replaced by a second ``wrong_rate``: 36.5 (the answer the farthest from the frames, z +0.25, as in (3)). Open in medium:
-the turning-point answer (above) and a cap-safe centre shift.
+replaced by a second ``wrong_rate``: 36.5 (the answer the farthest from the frames, z +0.25, as in (3)). Measured at 900
+items: (12) medium's pairs centred 0.25 SD beyond the answer without the drift (the soft cap then holds the
+largest-change cue at 27.8 %): 36.2 % [33.1, 39.4] at seed 1234 and 37.3 % [34.2, 40.5] at seed 77 (surface boosting;
+surface logistic 31.6 / 33.1; strongest single features spread, symmetry, colour distance to the frames, 29-30 %). Open
+in medium: the turning-point answer (above), and how the drift and a centre shift, which together took the answer's
+frame distances away (30.8-32.7 %), keep the largest-change cue closed without the hard cap that undid them.
 
 Every frame is periodic-safe: the t = 1 frame differs visibly (outline Hausdorff distance at
 least ``MIN_GAP``) from every distractor, from the t = 0.75 frame and the distractors
