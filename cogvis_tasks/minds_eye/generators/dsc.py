@@ -14,7 +14,7 @@ A shape's wrong pose (its lure) continues from its t = 0.75 pose:
 
 * ``wrong_sign``: the true step applied the opposite way, 1/2 to 2 times as far;
 * ``wrong_rate``: a fraction (about 1/3-2/3; 1/4 too for a lone mover) or 1.3-2 times the true step (a drifting
-  turn or growth: one part of it, the drift or the turn / growth, at that rate and the other right, ``part``);
+  motion: one part of it, the drift or the turn / growth / ..., at that rate and the other right, ``part``);
 * ``wrong_time``: its own motion at a time of ``wrong_times`` (never a shown time);
 * ``wrong_motion``: a step of another motion of the preset's pool, sized relative to the true step;
 * ``copied_motion``: the other shape's step (0.7-1.4 times) instead of its own (a still shape that
@@ -55,8 +55,8 @@ Cues closed (the audit found the answer from surface features in 61-73 % of item
 * Largest change: the answer ties the option wrong only in the less changed shape, unless that shape's
   lure changes more than the other shape's answer pose does, when the answer alone is the option whose
   most changed shape changed least (3/8 of such items instead of 1/4). The more changed shape's pair is
-  chosen first, and the other's lure that changes more stays below that bound where a pair allows it
-  (:func:`_matched_lures`, ``CAP_PENALTY``).
+  chosen first, and the other's lure that changes more stays below that bound (:func:`_matched_lures`; where a
+  pair allows it in medium, ``CAP_PENALTY``, else a scene without such a pair is redrawn).
 * Easy (monotonic motions only, :func:`_monotonic`): every answer pose is the extreme of its shape's
   changes, so the pairing above still left the answer the option with the least line in pixels (nearest the
   t = 0 frame by pixel distance in 38 % of items) and, the cap being soft, the least changed by largest change
@@ -240,6 +240,37 @@ motions are less often all at a turning point: phases 0 and 180 survive there). 
 of form as well as of frame distance (e.g. another motion's step from the t = 1 pose matched in shear / stretch), or
 a pose model where the answer is not the wave's extreme without being farther from the frames.
 
+Then (hard: drift, and pairs centred beyond the answer). Five of medium's eight motions (rotate, scale, pulsate, shear,
+stretch_x) and three of hard's five kept the shape's centre in every frame, so, as in easy before its drift, a lure that
+moved it (another motion's step) lay farther from every frame than the answer and one along the motion nearer. Hard's
+centred compound motions now drift (``DRIFTING_COMPOUND``: rotate_back_and_forth, compress_and_stretch, spin_pulsate, at
+easy's ``DRIFT_SPEED``; a wrong rate gets one part wrong, :func:`_one_part_wrong`, ``OWN_PART``), and its pairs straddle
+and cancel around the answer's look with its overlaps with the shown frames lowered by ``FARTHER`` = 0.2 draw standard
+deviations (:func:`_pair_centre`): centred on the answer they left it the farthest from the frames (answer's mean
+within-item z of the mean frame distance +0.15, 400 items of seed 1234; -0.06 at 0.25 SD, -0.25 at 0.5). Lures a little
+farther out let the more changed one exceed the other shape's true change more often (the tests' largest-change cue 32.8
+% of 300 hard items), so hard's change cap is hard too, like easy's (26.2 %). Hard at 900 items: 30.2 % [27.3, 33.3] at
+seed 1234 (surface logistic; no flag: one of 19 label-permuted runs reaches it) and 28.8 % [25.9, 31.8] at seed 77
+(surface boosting; no flag; 35.1 % before). Measured on the way (hard, 900 items): the drift alone 32.2 % [29.3, 35.3]
+at seed 77 (surface logistic; distance to the t = 0.75 frame, max 31.3 %); drift and centre with the soft cap 29.4 %
+[26.6, 32.5] at seed 1234, 32.7 % [29.7, 35.8] at seed 77 (surface logistic). Medium, measured and not shipped (900
+items, best picker): easy's drifting turn and growth instead of rotate and scale, 32.3 % [29.4, 35.5] at seed 1234
+(surface boosting) and 33.8 % [30.8, 36.9] at seed 77 (surface logistic; strongest single feature the mean frame
+distance, max 31.7 %); with pairs centred 0.25 SD beyond the answer (z of the mean frame distance +0.09 at 0, -0.04 at
+0.4, -0.15 at 0.8 SD; 400 items), 32.7 % [29.7, 35.8] and 30.8 % [27.8, 33.9] (no single feature above 28.1 %), but the
+tests' largest-change cue at 33.8 % of 300 items (33.3 % with a 0.15 SD shift; the drift alone raises it); with the cap
+hard as well (25.7 %), 34.4 % [31.4, 37.6] (surface boosting) and 33.1 % [30.1, 36.3] at seed 77 (raw logistic): no
+better than the current design, so medium is unchanged. Rejected (medium, 600 items of seed 1234, surface boosting; 34.2
+for the current design): (10) pairs penalised for leaving the shape's box width or height on one side of the answer's:
+34.3 (a sheared answer still wider than its lure in 80 % of items: only a too-long ``wrong_rate`` goes beyond the turn);
+(11) with the drift, an oscillating shape's ``wrong_sign`` (the reversed step falls deep inside the shown range)
+replaced by a second ``wrong_rate``: 36.5 (the answer the farthest from the frames, z +0.25, as in (3)). Measured at 900
+items: (12) medium's pairs centred 0.25 SD beyond the answer without the drift (the soft cap then holds the
+largest-change cue at 27.8 %): 36.2 % [33.1, 39.4] at seed 1234 and 37.3 % [34.2, 40.5] at seed 77 (surface boosting;
+surface logistic 31.6 / 33.1; strongest single features spread, symmetry, colour distance to the frames, 29-30 %). Open
+in medium: the turning-point answer (above), and how the drift and a centre shift, which together took the answer's
+frame distances away (30.8-32.7 %), keep the largest-change cue closed without the hard cap that undid them.
+
 Every frame is periodic-safe: the t = 1 frame differs visibly (outline Hausdorff distance at
 least ``MIN_GAP``) from every distractor, from the t = 0.75 frame and the distractors
 from each other, each moving shape visibly changes between consecutive frames, and
@@ -259,7 +290,7 @@ Presets (structural parameters: how many shapes move and the motion pool):
   to keep attached to the right shape (``copied_motion`` and ``swap`` become real lures).
 * hard: both shapes move with distinct compound or non-monotonic motions
   (rotate_back_and_forth, swirl = orbit + spin, compress_and_stretch, spin_pulsate =
-  rotation + pulsation, zigzag = drift + perpendicular oscillation): several pose
+  rotation + pulsation, zigzag = drift + perpendicular oscillation; all but swirl drift): several pose
   components change at once and some reverse direction.
 """
 
@@ -306,7 +337,9 @@ OVERSHOOT = 0.5  # share of another motion's steps (copied_motion, wrong_motion)
 SIGNED = (2, 3, 10)  # _look statistics a pair must straddle: overlap with the t = 0.5 and t = 0.75 frames, change
 INK_LOOK = 4  # the _look statistic of line length (straddled too in monotonic pools, see _monotonic)
 CHANGE_LOOK = 10  # the _look statistic of the change from t = 0.75 (outline distance, as the cue test measures it)
-CAP_PENALTY = 1e3  # in a pair's cost, the penalty for breaking the change cap (see _matched_lures)
+CAP_PENALTY = 1e3  # pools with pure oscillations (medium): in a pair's cost, the penalty for breaking the change cap
+OVERLAPS = 4  # the first _look statistics: overlap with each shown frame (t = 0 ... 0.75)
+FARTHER = 0.2  # hard: pairs centre this many draw SDs below the answer's overlaps (see _pair_centre)
 SIZE_WEIGHT = 0.15  # in a pair's cost, the weight of its differences from the answer against their imbalance
 RASTER = 32  # cells across the panel in the stand-in for a pixel comparison (see _raster)
 LINE_OFF = (
@@ -322,10 +355,20 @@ SIMPLE = ("rotate", "scale", "translate")
 # the answer the option nearest the shown frames for any lure that moves it).
 DRIFTING = ("rotate_and_drift", "scale_and_drift")
 EASY = DRIFTING + ("translate",)
-DRIFT_SPEED = (0.3, 0.5)  # world units per unit time (0.075-0.125 per frame) of a drifting turn or growth
+DRIFT_SPEED = (0.3, 0.5)  # world units per unit time (0.075-0.125 per frame) of a drifting motion's drift
 PERIODIC = ("bounce", "wiggle", "pulsate", "shear", "stretch_x")
 COMPOUND = ("rotate_back_and_forth", "swirl", "compress_and_stretch", "spin_pulsate", "zigzag")
+# Hard's compound motions that would keep the shape's centre also drift (see "Medium and hard at 900 items").
+DRIFTING_COMPOUND = ("rotate_back_and_forth", "compress_and_stretch", "spin_pulsate")
 MOTIONS = SIMPLE + PERIODIC + COMPOUND + DRIFTING
+# The part of a drifting motion other than its drift (a one-part-wrong lure's ``part``, see _one_part_wrong).
+OWN_PART = {
+    "rotate_and_drift": "turn",
+    "scale_and_drift": "growth",
+    "rotate_back_and_forth": "turn",
+    "compress_and_stretch": "stretch",
+    "spin_pulsate": "spin and size",
+}
 
 HALF = 1.2  # the panel shows world coordinates [-HALF, HALF]^2 (y up)
 BOUND = 1.1  # every drawn point stays inside [-BOUND, BOUND]^2
@@ -502,7 +545,7 @@ def sample_motion(rng: random.Random, kind: str) -> dict[str, Any]:
         }
     else:
         raise ValueError(f"unknown motion {kind!r}")
-    if kind in DRIFTING:
+    if kind in DRIFTING + DRIFTING_COMPOUND:
         heading = math.radians(rng.uniform(0, 360))
         speed = rng.uniform(*DRIFT_SPEED)
         params |= {"vx": speed * math.cos(heading), "vy": speed * math.sin(heading)}
@@ -516,8 +559,8 @@ def _wave(p: dict[str, float], t: float) -> float:
 def motion_delta(motion: dict[str, Any] | None, t: float) -> tuple[float, float, float, float, float, float]:
     """(dx, dy, turn in degrees, scale x, scale y, shear) of a motion at time t; None is the still shape.
 
-    Drifts (translate, scale, zigzag and easy's drifting turn and growth) are centred on t = 0.5 so the whole path
-    stays near the start pose.
+    Drifts (translate, scale, zigzag, the drifting turn and growth and ``DRIFTING_COMPOUND``) are centred on t = 0.5
+    so the whole path stays near the start pose.
     """
     if motion is None:
         return (0.0, 0.0, 0.0, 1.0, 1.0, 0.0)
@@ -528,7 +571,7 @@ def motion_delta(motion: dict[str, Any] | None, t: float) -> tuple[float, float,
         turn = p["speed"] * t
     elif kind in ("scale", "scale_and_drift"):
         sx = sy = 1 + p["rate"] * (t - 0.5)
-    if kind in ("translate", *DRIFTING):
+    if kind in ("translate", *DRIFTING, *DRIFTING_COMPOUND):
         dx, dy = p["vx"] * (t - 0.5), p["vy"] * (t - 0.5)
     if kind == "bounce":
         u = (t / p["period"] + p["start"]) % 1.0
@@ -791,8 +834,8 @@ def _lure(
     one, so "pick the option that changed least from the last frame" finds nothing:
 
     * ``wrong_sign``: the true step applied the opposite way from the t = 0.75 pose;
-    * ``wrong_rate``: a fraction (1/2; 1/4 too for a lone mover) or 1.5 times the true step (a drifting turn or
-      growth: one part of it, :func:`_one_part_wrong`);
+    * ``wrong_rate``: a fraction (1/2; 1/4 too for a lone mover) or 1.5 times the true step (a drifting motion:
+      one part of it, :func:`_one_part_wrong`);
     * ``wrong_time``: the motion at a time of ``config.wrong_times`` (0.875 / 1.125 = half a step short / too far);
     * ``wrong_motion``: a step of another motion kind of the pool, its size the true step's (a still shape:
       the mover's) times :func:`_size_factor`;
@@ -813,7 +856,8 @@ def _lure(
         longer = _size_factor(rng, own, other) > 1
         rate = round(2 ** (rng.uniform(0.4, 1) if longer else rng.uniform(-2 if other is None else -1.5, -0.5)), 4)
         lure = {"kind": kind, "rate": rate, "pose": _apply(last, _step(last, right), rate), "step": _step(last, right)}
-        return _one_part_wrong(rng, own, right, lure) if own is not None and own["type"] in DRIFTING else lure
+        drifts = own is not None and own["type"] in DRIFTING + DRIFTING_COMPOUND
+        return _one_part_wrong(rng, own, right, lure) if drifts else lure
     if kind == "copied_motion":
         rate = round(2 ** rng.uniform(-0.5, 0.5), 4)
         step = _step(other_last, other_right)
@@ -851,8 +895,9 @@ def _lure(
 def _one_part_wrong(
     rng: random.Random, own: dict[str, Any], right: dict[str, float], lure: dict[str, Any]
 ) -> dict[str, Any]:
-    """A drifting turn or growth's ``wrong_rate`` lure with only one part of the motion at the wrong rate, a fair coin
-    choosing which (``part``: the drift, or the turn / growth), the other part at its right t = 1 value.
+    """A drifting motion's ``wrong_rate`` lure (a turn or growth, or hard's ``DRIFTING_COMPOUND``) with only one part
+    of the motion at the wrong rate, a fair coin choosing which (``part``: the drift, or ``OWN_PART``), the other part
+    at its right t = 1 value.
 
     With both parts wrong together the lure lay on the shape's path, short of the answer or beyond it, and pixel
     distances to the shown frames saturate beyond the answer, so such lures left the answer the option farthest from
@@ -862,7 +907,7 @@ def _one_part_wrong(
     wrong, pose = lure["pose"], dict(right)
     keys = ("cx", "cy") if drift else ("angle", "sx", "sy")
     pose.update({key: wrong[key] for key in keys})
-    part = "drift" if drift else ("turn" if own["type"] == "rotate_and_drift" else "growth")
+    part = "drift" if drift else OWN_PART[own["type"]]
     return {**lure, "part": part, "pose": pose}
 
 
@@ -879,7 +924,7 @@ def _lure_base(
     the answer, which has moved one step further from them; in medium, where oscillating answers sit at a turning
     point, a step from the t = 0.75 pose also missed the answer's extreme of shear / stretch / size, and from the
     t = 1 pose it keeps it (see "Medium and hard at 900 items")."""
-    if own is not None and rng.random() < (TURNING_OVERSHOOT if set(config.motions) & set(PERIODIC) else OVERSHOOT):
+    if own is not None and rng.random() < (TURNING_OVERSHOOT if _oscillating(config) else OVERSHOOT):
         return ANSWER_T, right
     return TIMES[-1], last
 
@@ -1104,7 +1149,7 @@ def _pair_order(
     how much more (``up``) and less (``down``) than the answer pose its members change from t = 0.75."""
     n = len(looks) - 1
     scale = looks.std(axis=0) + 1e-3
-    diff = (looks[1:] - looks[0]) / scale
+    diff = (looks[1:] - _pair_centre(config, looks[0], scale)) / scale
     size = np.abs(diff[:, None]) + np.abs(diff[None])
     cost = np.abs(diff[:, None] + diff[None]).sum(axis=2) + SIZE_WEIGHT * size.sum(axis=2)
     signed = list(SIGNED) + ([INK_LOOK] if _monotonic(config) else [])
@@ -1113,12 +1158,30 @@ def _pair_order(
     up, down = np.maximum(moved[:, None], moved[None]), -np.minimum(moved[:, None], moved[None])
     if partner is not None:  # the two mixed outcomes of the coins must rank the answer differently by change
         cost[(partner[0] < down) == (up < partner[1])] = np.inf
-    if cap is not None:  # the lure that changes more stays below the other shape's true change where it can
-        cost = cost + np.where(up > cap, np.inf if _monotonic(config) else CAP_PENALTY, 0.0)
+    if cap is not None:  # the lure that changes more stays below the other shape's true change (medium: where it can)
+        cost = cost + np.where(up > cap, CAP_PENALTY if _oscillating(config) else np.inf, 0.0)
     cost[np.tril_indices(n)] = np.inf
     finite = np.flatnonzero(np.isfinite(cost.ravel()))
     order = (divmod(int(flat), n) for flat in finite[np.argsort(cost.ravel()[finite], kind="stable")])
     return order, up, down
+
+
+def _oscillating(config: Config) -> bool:
+    """Whether the pool has pure oscillations (``PERIODIC``: medium), whose answers sit at a turning point."""
+    return bool(set(config.motions) & set(PERIODIC))
+
+
+def _pair_centre(config: Config, answer: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """The :func:`_look` statistics a pair of lures straddles and cancels around: the answer pose's, except in pools
+    with non-monotonic motions and no pure oscillation (hard), where its overlaps with the shown frames are lowered by
+    ``FARTHER`` draw standard deviations.
+
+    The stand-in's overlaps and the audit's pixel distances saturate differently: pairs centred on the answer left
+    it the option farthest from the shown frames (hard: answer's mean within-item z of the mean frame distance +0.15,
+    400 items; -0.06 at 0.25 SD, -0.25 at 0.5; see "Medium and hard at 900 items")."""
+    if _monotonic(config) or _oscillating(config):
+        return answer
+    return answer - FARTHER * scale * (np.arange(len(answer)) < OVERLAPS)
 
 
 def _usable_pairs(
@@ -1167,7 +1230,7 @@ def _matched_lure(
     a fair coin picks which is shown. Returned with how much more and how much less than the answer pose the pair's
     members change from t = 0.75; None when no such pair exists (the scene is redrawn). ``partner`` is that of
     the other shape's pair (the coins then rank the answer by summed change uniformly) and ``cap`` a bound on
-    the change beyond the answer's, kept where a pair allows (see :func:`_matched_lures`).
+    the change beyond the answer's, kept where a pair allows in medium (see :func:`_matched_lures`).
 
     The frame a pose overlaps most tells a lure that fell back towards the earlier frames from the answer, which
     is always nearest the last one; pairs that only balance signs left lures that were near the frames much
@@ -1186,7 +1249,7 @@ def _matched_lure(
 
 def _monotonic(config: Config) -> bool:
     """Whether the pool has monotonic motions only (the easy preset): every answer pose is then the extreme of its
-    shape's changes, and line length and the largest-change cap (:func:`_matched_lures`) are binding."""
+    shape's changes, and line length is binding (pairs centre on the answer pose, :func:`_pair_centre`)."""
     return set(config.motions) <= set(SIMPLE + DRIFTING)
 
 
@@ -1198,8 +1261,9 @@ def _matched_lures(
     motions: list[dict[str, Any] | None],
 ) -> list[dict[str, Any]] | None:
     """Both movers' lures (:func:`_matched_lure`): the shape that changes more from t = 0.75 to t = 1 first, then
-    the other, its pair chosen so that the coins rank the answer by summed change uniformly and, where it can,
-    so that its lure changing more than its answer pose still changes less than the first shape's answer pose.
+    the other, its pair chosen so that the coins rank the answer by summed change uniformly and so that its lure
+    changing more than its answer pose still changes less than the first shape's answer pose (medium: where a pair
+    allows it; else a scene without such a pair is redrawn).
 
     By largest change the answer ties the option wrong only in the less changed shape unless that lure's change
     exceeds the other shape's true change, when the answer alone is the least changed: "pick the option whose

@@ -54,7 +54,15 @@ def _replay(shape: dict[str, Any], t: float) -> np.ndarray:
             angle += p["speed"] * t
         if kind in ("scale", "scale_and_drift"):
             kx = ky = 1.0 + p["rate"] * (t - 0.5)
-        if kind in ("translate", "zigzag", "rotate_and_drift", "scale_and_drift"):
+        if kind in (
+            "translate",
+            "zigzag",
+            "rotate_and_drift",
+            "scale_and_drift",
+            "rotate_back_and_forth",
+            "compress_and_stretch",
+            "spin_pulsate",
+        ):
             drift = complex(p["vx"], p["vy"])
             centre += drift * (t - 0.5)
             if kind == "zigzag":  # sideways swing: the drift direction turned a quarter turn left
