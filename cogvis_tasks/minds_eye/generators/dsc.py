@@ -113,11 +113,12 @@ Cues closed (the audit found the answer from surface features in 61-73 % of item
   600 items answer z fill -0.14, ink -0.16: the answer has less line and fill than its lures); easy 10-11 items/s
   against 12. Measured and rejected (600 items, seed 1234, surface boosting): (20) 0.3 SD: 33.5 (answer z fill -0.16,
   ink -0.13; ink alone 32.0 %); (21) 0.2 SD with the pair's line length centred 0.15 SD below the answer's too: 51.7
-  (the answer the inkiest and widest option, z +0.58 / +0.52; 2.4 times slower). The second-shape bias of (15) (the
-  rank rule and the change cap constrain only the less changed shape's pair) is not in this design: shown lures
-  farther from the t = 0.75 frame than the answer (audit distance, 600 items of seed 1234) 43.8 % of more changed
-  shapes against 45.7 % of less changed ones with pairs centred on the answer, 44.5 % against 53.8 % at 0.2 SD, so the
-  rule and the cap stay. Open: the answer's lesser line and fill (and symmetry at seed 77).
+  (the answer the inkiest and widest option, z +0.58 / +0.52; 2.4 times slower), 0.03 SD: 50.3 (the same: a turn or a
+  drift keeps the line length, so any shift leaves every rigid draw on one side and only growths straddle it). The
+  second-shape bias of (15) (the rank rule and the change cap constrain only the less changed shape's pair) is not in
+  this design: shown lures farther from the t = 0.75 frame than the answer (audit distance, 600 items of seed 1234)
+  43.8 % of more changed shapes against 45.7 % of less changed ones with pairs centred on the answer, 44.5 % against
+  53.8 % at 0.2 SD, so the rule and the cap stay. Open: the answer's lesser line and fill (and symmetry at seed 77).
 
 Measured for the frame band (easy, 600 items, seed 1234, surface logistic / boosting; the current design 34.7 /
 31.8; "per shape" is the right-pose classifier above): (1) pairs whose frame distances (t = 0.75, mean, nearest)
