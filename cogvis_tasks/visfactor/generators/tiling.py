@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
 
 Point = tuple[int, int]
+PolyT = TypeVar("PolyT", list[Point], tuple[Point, ...])
 #: A length s * sqrt(f), f squarefree: lengths with different f never add up to one another.
 Length = tuple[int, int]  # (f, s)
 #: Float angle sums within this of each other may be equal (then the exact test decides); farther apart
@@ -51,16 +54,20 @@ class _Corner:
     out_length: Length
 
 
-def _ccw(poly: list[Point]) -> list[Point]:
-    twice = sum(
-        poly[i][0] * poly[(i + 1) % len(poly)][1] - poly[(i + 1) % len(poly)][0] * poly[i][1] for i in range(len(poly))
-    )
-    return poly if twice > 0 else poly[::-1]
+def signed_area2(poly: Sequence[Point]) -> int:
+    """Twice the polygon's signed area (shoelace): positive when its vertices run counter-clockwise."""
+    n = len(poly)
+    return sum(poly[i][0] * poly[(i + 1) % n][1] - poly[(i + 1) % n][0] * poly[i][1] for i in range(n))
+
+
+def ccw(poly: PolyT) -> PolyT:
+    """The polygon with its vertices counter-clockwise (reversed if they run clockwise)."""
+    return poly if signed_area2(poly) > 0 else poly[::-1]
 
 
 def _corners(poly: list[Point], piece: int, first_edge: int) -> list[_Corner]:
     """Corners of a convex polygon (counter-clockwise); edge ``first_edge + i`` runs from vertex i to i + 1."""
-    poly, n = _ccw(poly), len(poly)
+    poly, n = ccw(poly), len(poly)
     out = []
     for i, (x, y) in enumerate(poly):
         (px, py), (nx, ny) = poly[i - 1], poly[(i + 1) % n]
@@ -100,8 +107,7 @@ def _scaled(polys: list[list[tuple[Fraction, Fraction]]]) -> list[list[Point]]:
 
 
 def _area2(poly: list[Point]) -> int:
-    n = len(poly)
-    return abs(sum(poly[i][0] * poly[(i + 1) % n][1] - poly[(i + 1) % n][0] * poly[i][1] for i in range(n)))
+    return abs(signed_area2(poly))
 
 
 def cannot_tile(target: list, pieces: list[list]) -> bool:

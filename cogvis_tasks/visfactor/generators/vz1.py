@@ -135,9 +135,8 @@ Poly = tuple[Point, ...]
 
 @functools.lru_cache(maxsize=65536)
 def _area2(poly: Poly) -> int:
-    """Twice the area, in (1/DEN)^2 units: exact."""
-    n = len(poly)
-    return abs(sum(poly[i][0] * poly[(i + 1) % n][1] - poly[(i + 1) % n][0] * poly[i][1] for i in range(n)))
+    """Twice the area, in (1/DEN)^2 units: exact (cached: a scene asks for the same pieces' areas many times)."""
+    return abs(tiling.signed_area2(poly))
 
 
 def _fat(poly: Poly) -> bool:
@@ -297,7 +296,7 @@ def _twin_scene(rng: random.Random, config: Config, target: Poly, n: int) -> lis
 def _shape(poly: Poly) -> tuple[tuple[int, int, int], ...]:
     """The polygon up to turns and moves (not flips): the least cyclic shift of its (edge length squared, dot
     and cross product with the next edge) sequence, counter-clockwise. Equal for congruent pieces only."""
-    pts = poly if sum(poly[i - 1][0] * p[1] - p[0] * poly[i - 1][1] for i, p in enumerate(poly)) > 0 else poly[::-1]
+    pts = tiling.ccw(poly)
     edges = [(pts[(i + 1) % len(pts)][0] - x, pts[(i + 1) % len(pts)][1] - y) for i, (x, y) in enumerate(pts)]
     seq = [
         (ex * ex + ey * ey, ex * fx + ey * fy, ex * fy - ey * fx)
