@@ -1,0 +1,94 @@
+"""Surface balance (:mod:`cogvis_tasks.minds_eye.generators.balance`): the tilt's fit, its tables and its use by DSC.
+
+Whether the balanced presets pass the shortcut audit is checked where every generator is audited
+(``tests/audit/test_audit_generators.py``); here: the fit does what its docstring claims on offsets whose means are
+known, the shipped tables match the audit's statistics as they are now, and only presets with a table are balanced.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from cogvis_tasks.minds_eye.audit_layouts import generated_boxes
+from cogvis_tasks.minds_eye.generators import balance, dsc
+
+
+def _kept_mean(offsets: np.ndarray, weights: np.ndarray, cap: float) -> np.ndarray:
+    kept = np.exp(np.minimum(0.0, -offsets @ weights - cap))
+    return (kept @ offsets) / kept.sum()
+
+
+def test_fit_evens_out_known_offsets() -> None:
+    """Correlated offsets with means 0.2 / -0.1 / 0.15 / 0 / 0 (and a column that never varies): after the tilt the
+    kept drafts' means are near 0 while about half the drafts are kept."""
+    rng = np.random.default_rng(3)
+    mix = rng.normal(size=(5, 5)) * 0.4 + np.eye(5)
+    drafts = rng.normal(size=(4000, 5)) @ mix + np.array([0.2, -0.1, 0.15, 0.0, 0.0])
+    drafts = np.hstack([drafts, np.zeros((4000, 1))])
+    assert np.abs(drafts.mean(axis=0)).max() > 0.15
+    weights, cap = balance.fit(drafts)
+    after = _kept_mean(drafts, weights, cap)
+    assert np.abs(after).max() < 0.02, after
+    assert weights[-1] == 0.0  # a statistic that never varies gets no weight
+    kept = np.exp(np.minimum(0.0, -drafts @ weights - cap))
+    assert 0.3 < kept.mean() < 0.9
+    assert np.mean(kept == 1.0) == pytest.approx(1 - balance.KEEP_QUANTILE, abs=0.01)
+
+
+def test_fit_leaves_balanced_offsets_alone() -> None:
+    drafts = np.random.default_rng(4).normal(size=(4000, 4))
+    drafts -= drafts.mean(axis=0)
+    weights, _ = balance.fit(drafts)
+    assert np.abs(weights).max() < 1e-6
+
+
+@pytest.mark.parametrize("preset", ["easy", "medium"])
+def test_dsc_tables_match_the_audit_statistics(preset: str) -> None:
+    """The shipped table's statistics are the audit's, in its order, for a drawn draft (a changed audit fails here
+    and in :func:`balance.keep`, which refuses a stale table)."""
+    table = balance.table("DSC", preset)
+    assert table is not None
+    scene, option_types, image = dsc.draft(2026, 0, dsc.PRESETS[preset])
+    stats = balance.statistics(image, option_types.index("correct"), *generated_boxes("DSC", scene))
+    names = stats.names
+    assert names == table.features
+    assert stats.values.shape == stats.within.shape == (4, len(names))
+    assert stats.pixels.shape == (4, len(table.pixel_scale))
+    assert table.weights.shape == (2 * len(names) + len(table.pixel_scale),) and table.scale.shape == (len(names),)
+    assert np.all(table.scale > 0) and np.all(table.pixel_scale > 0) and np.isfinite(table.cap)
+
+
+def test_offsets_are_the_answers_deviations_in_table_units() -> None:
+    """Deviation from the item mean over ``scale``, the z-scores as the audit gives them, then each raw pixel's
+    deviation from the item's mean crop over ``pixel_scale``: the answer's row, nobody else's."""
+    values = np.array([[1.0, 10.0], [3.0, 10.0], [5.0, 40.0]])
+    within = np.array([[-1.2, -0.7], [0.0, -0.7], [1.2, 1.4]])
+    pixels = np.array([[0.1, -0.2, 0.0], [0.3, 0.0, 0.0], [-0.4, 0.2, 0.0]])
+    stats = balance.Statistics(("ink", "width"), values, within, pixels)
+    table = balance.Balance(("ink", "width"), np.array([2.0, 10.0]), np.array([0.1, 0.2, 1.0]), np.zeros(7), 0.0)
+    assert np.allclose(balance.offsets(stats, 2, table), [1.0, 2.0, 1.2, 1.4, -4.0, 1.0, 0.0])
+
+
+def test_keep_refuses_a_stale_table() -> None:
+    scene, option_types, image = dsc.draft(2026, 0, dsc.PRESETS["easy"])
+    stale = balance.Balance(("ink",), np.ones(1), np.ones(256), np.zeros(258), 0.0)
+    with pytest.raises(RuntimeError, match="refit"):
+        balance.keep(random.Random(0), stale, image, 0, *generated_boxes("DSC", scene))
+
+
+def test_only_fitted_presets_are_balanced() -> None:
+    """Hard and custom configs have no table: their plans are the unbalanced drafts, index for index; a balanced
+    preset's plan is one of its drafts (the first the balance keeps), usually a later one."""
+    assert balance.table("DSC", "hard") is None
+    custom = dsc.Config(moving_shapes=2, motions=dsc.EASY + ("bounce",))
+    for config in (dsc.PRESETS["hard"], custom):
+        for index in range(3):
+            assert dsc.plan(2026, index, config) == dsc.plan(2026, index, config, balanced=False)
+    differ = sum(
+        dsc.plan(2026, i, dsc.PRESETS["easy"]) != dsc.plan(2026, i, dsc.PRESETS["easy"], balanced=False)
+        for i in range(6)
+    )
+    assert differ >= 1
