@@ -7,6 +7,8 @@ known, the shipped tables match the audit's statistics as they are now, and only
 
 from __future__ import annotations
 
+import copy
+import json
 import random
 
 import numpy as np
@@ -70,6 +72,25 @@ def test_offsets_are_the_answers_deviations_in_table_units() -> None:
     stats = balance.Statistics(("ink", "width"), values, within, pixels)
     table = balance.Balance(("ink", "width"), np.array([2.0, 10.0]), np.array([0.1, 0.2, 1.0]), np.zeros(7), 0.0)
     assert np.allclose(balance.offsets(stats, 2, table), [1.0, 2.0, 1.2, 1.4, -4.0, 1.0, 0.0])
+
+
+@pytest.mark.parametrize("preset", ["easy", "medium"])
+def test_dsc_tables_were_fitted_to_the_drafts_drawn_now(preset: str) -> None:
+    """A change to DSC's drafts (its lure design, motions, layout) keeps the statistics' names but leaves the table
+    fitted to another distribution: the first drafts at the fitting seed must hash as they did when it was fitted."""
+    fitted = json.loads(balance.TABLE.read_text())["DSC"][preset]["fitted"]
+    drafts = [dsc.draft(fitted["seed"], i, dsc.PRESETS[preset])[:2] for i in range(balance.DIGEST_DRAFTS)]
+    assert balance.drafts_digest(drafts) == fitted["digest"], (
+        f"DSC {preset} drafts changed since {balance.TABLE.name} was fitted: rerun benchmarks/fit_balance.py"
+    )
+
+
+def test_drafts_digest_sees_one_changed_pose() -> None:
+    drafts = [dsc.draft(2026, i, dsc.PRESETS["easy"])[:2] for i in range(2)]
+    moved = copy.deepcopy(drafts)
+    moved[1][0]["options"][0]["poses"][0]["cx"] += 1e-4
+    assert balance.drafts_digest(drafts) == balance.drafts_digest(copy.deepcopy(drafts))
+    assert balance.drafts_digest(moved) != balance.drafts_digest(drafts)
 
 
 def test_keep_refuses_a_stale_table() -> None:

@@ -27,6 +27,7 @@ balanced and stay the independent check, as are the audits at seeds other than t
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import math
 import random
@@ -42,6 +43,7 @@ from ...audit.items import Box
 from ...audit.sources import choice_item
 
 TABLE = Path(__file__).with_name("balance.json")
+DIGEST_DRAFTS = 40  # drafts hashed at the fitting seed (see ``drafts_digest``)
 KEEP_QUANTILE = 0.95  # drafts whose tilt is at least this quantile's are kept outright (see ``cap``)
 RIDGE = 1e-3  # keeps the weights of statistics that never vary (and of nearly collinear ones) finite
 NEWTON_STEPS = 50
@@ -89,6 +91,17 @@ class Statistics:
     values: np.ndarray  # (options, statistics)
     within: np.ndarray  # (options, statistics) z-scores within the item
     pixels: np.ndarray  # (options, RAW * RAW) grey crops minus the item's mean crop
+
+
+def drafts_digest(drafts: Sequence[tuple[dict, list[str]]]) -> str:
+    """A short hash of drafted scenes and their option types, recorded with a table when it is fitted.
+
+    Why: a table checks that the audit's statistics keep their names (:func:`keep`), but a change to the generator's
+    lure design keeps the names while it changes the distribution the weights were fitted to, and the balance would
+    then quietly even out the wrong offsets. The tests redraw the first ``DIGEST_DRAFTS`` drafts at the fitting seed
+    and compare this hash, so such a change fails until the table is refitted."""
+    text = json.dumps([[scene, types] for scene, types in drafts], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def statistics(image: Image.Image, answer: int, options: Sequence[Box], stimulus: Sequence[Box]) -> Statistics:
