@@ -5,7 +5,7 @@ audit's), measures their answers' offsets as the audit would, fits the tilt's we
 ``balance.json`` beside the module (other tasks' and presets' tables are kept). Prints, per preset, the drafts' mean
 offsets before and after weighting and the share of drafts kept.
 
-    python benchmarks/fit_balance.py --task DSC --presets easy medium --n 3000 --seed 2026 --workers 2
+    python benchmarks/fit_balance.py --task DSC --presets easy medium --n 6000 --seed 2026 --workers 2
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--task", default="DSC", choices=sorted(MODULES))
     parser.add_argument("--presets", nargs="+", default=["easy", "medium"])
-    parser.add_argument("--n", type=int, default=3000)
+    parser.add_argument("--n", type=int, default=6000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()

@@ -34,13 +34,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from PIL import Image
 
-from ...audit.features import build
-from ...audit.items import Box
-from ...audit.sources import choice_item
+if TYPE_CHECKING:
+    from ...audit.items import Box
 
 TABLE = Path(__file__).with_name("balance.json")
 DIGEST_DRAFTS = 40  # drafts hashed at the fitting seed (see ``drafts_digest``)
@@ -105,7 +105,11 @@ def drafts_digest(drafts: Sequence[tuple[dict, list[str]]]) -> str:
 
 
 def statistics(image: Image.Image, answer: int, options: Sequence[Box], stimulus: Sequence[Box]) -> Statistics:
-    """Everything the audit's pickers see of one item's options."""
+    """Everything the audit's pickers see of one item's options (the audit is imported here, at the first balanced
+    draft, so importing a generator does not load it)."""
+    from ...audit.features import build
+    from ...audit.sources import choice_item
+
     t = build([choice_item("balance", "draft", "draft", image, answer, options, stimulus)])
     cols = [j for j, name in enumerate(t.names) if name != "position"]
     return Statistics(tuple(t.names[j] for j in cols), t.values[:, cols], t.within[:, cols], t.raw)

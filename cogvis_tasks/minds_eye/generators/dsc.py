@@ -313,9 +313,9 @@ training items and that 2,700 drafts do not pin down. With the shipped statistic
 on average): a tilt per motion pair 31.6 %; each answer z-score times its standardised item mean added 30.3 %, times
 six context means (frame distances, ink, fill, centre) 30.7 %; ridge 1e-2 instead of 1e-3 29.4 % (surface logistic
 26.7 -> 28.0 %); 6,000 fitting drafts 31.8 % (surface logistic 24.7 %); fitted on the very items it is applied to
-27.1 %. More drafts help the linear pickers only: the trees' residual is not the fit's sampling error. Open: that residual (about 5 points; by permutation importance
-under the surface-only balance, spread over the frame distances, position and ink in easy and over position, colour,
-box and symmetry in medium).
+27.1 %. More drafts help the linear pickers only: the trees' residual is not the fit's sampling error. Open: that
+residual (about 5 points; by permutation importance under the surface-only balance, spread over the frame distances,
+position and ink in easy and over position, colour, box and symmetry in medium).
 
 Every frame is periodic-safe: the t = 1 frame differs visibly (outline Hausdorff distance at
 least ``MIN_GAP``) from every distractor, from the t = 0.75 frame and the distractors
@@ -353,7 +353,6 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
-from ..audit_layouts import generated_boxes
 from . import balance, base
 
 ID = "DSC"
@@ -1447,15 +1446,15 @@ def _describe(names: list[str], motions: list[dict[str, Any] | None]) -> str:
     return text[0].upper() + text[1:]
 
 
-def plan(seed: int, index: int, config: Config, balanced: bool = True) -> tuple[dict[str, Any], list[str]]:
+def plan(seed: int, index: int, config: Config) -> tuple[dict[str, Any], list[str]]:
     """The item's scene and option types, everything :func:`generate` makes except the drawing (a preset with a
     surface-balance table draws each draft to decide whether to keep it, :func:`_draw`).
 
     Split out so statistics over many items (answer cues, option structure) need not pay for
-    rendering and PNG encoding; :func:`generate` draws exactly this scene. ``balanced=False`` gives the drafts the
-    balance is fitted to (``benchmarks/fit_balance.py``).
+    rendering and PNG encoding; :func:`generate` draws exactly this scene. :func:`draft` gives the drafts the
+    balance is fitted to.
     """
-    scene, option_types, _ = _draw(seed, index, config, balanced)
+    scene, option_types, _ = _draw(seed, index, config, balanced=True)
     return scene, option_types
 
 
@@ -1474,6 +1473,8 @@ def _draw(
         scene, option_types = _scene(rng, config, draft)
         if table is None:
             return scene, option_types, None
+        from ..audit_layouts import generated_boxes  # the audit's option cut, loaded with the first balanced draft
+
         image = _render(scene)
         options, stimulus = generated_boxes(ID, scene)
         if balance.keep(rng, table, image, option_types.index(base.CORRECT), options, stimulus):
@@ -1482,7 +1483,8 @@ def _draw(
 
 
 def draft(seed: int, index: int, config: Config) -> tuple[dict[str, Any], list[str], Image.Image]:
-    """An unbalanced draft and its image: what a preset's surface balance is fitted to (``benchmarks/fit_balance.py``)."""
+    """An unbalanced draft and its image: what a preset's surface balance is fitted to
+    (``benchmarks/fit_balance.py``)."""
     scene, option_types, _ = _draw(seed, index, config, balanced=False)
     return scene, option_types, _render(scene)
 
