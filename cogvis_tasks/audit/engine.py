@@ -34,7 +34,7 @@ import numpy as np
 from ..core.stats import chi_square
 from . import pickers
 from .concepts import concept_features, item_concepts
-from .features import FeatureTable, build, item_means, neutralised
+from .features import FeatureTable, build, learned_design, neutralised
 from .items import CHOICE, AuditItem
 
 MARGIN = 0.02
@@ -197,23 +197,21 @@ def audit_set(
     def design(cols: list[int], t: FeatureTable = surface_table) -> np.ndarray:
         return np.hstack([t.values[:, cols], t.within[:, cols]])
 
-    def learned_design(cols: list[int], t: FeatureTable = surface_table) -> np.ndarray:
-        """Each option's values, its z-scores within the item, and the item's means (the context: which options
-        are shown together), so boosting can learn a lookup such as "in items showing these solids, pick that one"."""
-        return np.hstack([design(cols, t), item_means(t.values[:, cols], t.item, n_items)])
+    def learned_x(cols: list[int], t: FeatureTable = surface_table) -> np.ndarray:
+        return learned_design(t.values[:, cols], t.within[:, cols], t.item, n_items)
 
     runners: dict[str, Callable[[FeatureTable], pickers.Outcome]] = {}
     concept_runners: dict[str, Callable[[FeatureTable], pickers.Outcome]] = {}
     for model in ("logistic", "boosting"):
         if surface_cols:
-            x_s = learned_design(surface_cols)
+            x_s = learned_x(surface_cols)
             runners[f"surface/{model}"] = lambda t, x=x_s, m=model: pickers.learned(t, x, m, seed)
         if table.raw.shape[1]:
             # boosting gets the crops at 8 x 8 (its cost grows with the columns; logistic regression keeps 16 x 16)
             x_r = table.raw if model == "logistic" else coarse(table.raw)
             runners[f"raw/{model}"] = lambda t, x=x_r, m=model: pickers.learned(t, x, m, seed)
         if concept_cols:
-            x_c = learned_design(concept_cols, concept_table)
+            x_c = learned_x(concept_cols, concept_table)
             concept_runners[f"concept/{model}"] = lambda t, x=x_c, m=model: pickers.learned(t, x, m, seed)
     for cols, target, tag, shown in (
         (surface_cols, runners, "single/best", surface_table),

@@ -1,4 +1,5 @@
-"""Surface balance (:mod:`cogvis_tasks.minds_eye.generators.balance`): the tilt's fit, its tables and its use by DSC.
+"""Surface balance (:mod:`cogvis_tasks.minds_eye.generators.balance`): the tilt's fit, the picker factor's
+calibration and effect on a retrained picker, the shipped tables and their use by DSC.
 
 Whether the balanced presets pass the shortcut audit is checked where every generator is audited
 (``tests/audit/test_audit_generators.py``); here: the fit does what its docstring claims on offsets whose means are
@@ -15,7 +16,7 @@ import numpy as np
 import pytest
 
 from cogvis_tasks.minds_eye.audit_layouts import generated_boxes
-from cogvis_tasks.minds_eye.generators import balance, dsc
+from cogvis_tasks.minds_eye.generators import balance, dsc, trees
 
 
 def _kept_mean(offsets: np.ndarray, weights: np.ndarray, cap: float) -> np.ndarray:
@@ -61,6 +62,12 @@ def test_dsc_tables_match_the_audit_statistics(preset: str) -> None:
     assert stats.pixels.shape == (4, len(table.pixel_scale))
     assert table.weights.shape == (2 * len(names) + len(table.pixel_scale),) and table.scale.shape == (len(names),)
     assert np.all(table.scale > 0) and np.all(table.pixel_scale > 0) and np.isfinite(table.cap)
+    assert table.picker is not None
+    assert table.picker.ensemble.feature.max() < 3 * len(names) + 64  # values, z-scores, means, 8 x 8 raw
+    shares = table.picker.shares(stats)
+    assert shares.shape == (4,) and shares.sum() == pytest.approx(1.0) and np.all(shares > 0)
+    p = balance.keep_probability(stats, option_types.index("correct"), table)
+    assert 0.0 < p <= 1.0
 
 
 def test_offsets_are_the_answers_deviations_in_table_units() -> None:
@@ -112,3 +119,69 @@ def test_only_fitted_presets_are_balanced() -> None:
         dsc.plan(2026, i, dsc.PRESETS["easy"]) != dsc.draft(2026, i, dsc.PRESETS["easy"])[:2] for i in range(6)
     )
     assert differ >= 1
+
+
+def _softmax_answers(rng: np.random.Generator, scores: np.ndarray, temperature: float) -> np.ndarray:
+    q = balance.shares(scores, temperature)
+    return (rng.random((len(q), 1)) > np.cumsum(q, axis=1)).sum(axis=1)
+
+
+def test_calibrate_recovers_the_temperature_and_its_level() -> None:
+    """Answers drawn from softmax(2 x scores): the fitted temperature is 2 and the level is the 10th percentile of
+    the drafts' smallest share; doubling a draft's weight counts it twice."""
+    rng = np.random.default_rng(5)
+    scores = rng.normal(size=(8000, 4))
+    answers = _softmax_answers(rng, scores, 2.0)
+    temperature, level = balance.calibrate(scores, answers, np.ones(len(answers)))
+    assert temperature == pytest.approx(2.0, rel=0.06)
+    smallest = balance.shares(scores, temperature).min(axis=1)
+    assert np.mean(smallest <= level) == pytest.approx(balance.LEVEL_QUANTILE, abs=0.002)
+    heavy = np.where(smallest < np.median(smallest), 3.0, 1.0)  # the low half counts three times
+    _, heavier = balance.calibrate(scores, answers, heavy)
+    assert heavier < level
+
+
+def test_picker_factor_leaves_a_retrained_picker_at_chance() -> None:
+    """A planted conditional cue (the answer follows an interaction of two option statistics, which no single
+    statistic shows): a boosted picker trained on the drafts finds it; after the factor ``min(1, level / share)``,
+    fitted on other drafts, a freshly trained picker cross-validated on the kept drafts is within a few points of
+    chance (the factor's level leaves a tenth of the drafts unflattened, and its trees are an estimate)."""
+    sklearn_ensemble = pytest.importorskip("sklearn.ensemble")
+    from sklearn.model_selection import GroupKFold
+
+    rng = np.random.default_rng(6)
+
+    def drafts(n: int) -> tuple[np.ndarray, np.ndarray]:
+        x = rng.normal(size=(n, 4, 3))
+        return x, _softmax_answers(rng, 0.7 * x[:, :, 0] * x[:, :, 1], 1.0)
+
+    def rows(x: np.ndarray) -> np.ndarray:
+        return x.reshape(-1, x.shape[2])
+
+    def picked(x: np.ndarray, answers: np.ndarray) -> float:
+        """Out-of-fold accuracy of the audit's kind of picker (boosted trees, folds by item)."""
+        labels = (np.arange(4)[None, :] == answers[:, None]).ravel()
+        items = np.repeat(np.arange(len(x)), 4)
+        score = np.zeros(len(labels))
+        for train, test in GroupKFold(5).split(rows(x), labels, items):
+            model = sklearn_ensemble.HistGradientBoostingClassifier(max_iter=80, max_leaf_nodes=15, random_state=0)
+            score[test] = model.fit(rows(x)[train], labels[train]).predict_proba(rows(x)[test])[:, 1]
+        return float(np.mean(score.reshape(-1, 4).argmax(axis=1) == answers))
+
+    train_x, train_a = drafts(4000)
+    model = sklearn_ensemble.GradientBoostingClassifier(n_estimators=150, max_leaf_nodes=15, random_state=0)
+    model.fit(rows(train_x), (np.arange(4)[None, :] == train_a[:, None]).ravel())
+    ensemble = trees.from_sklearn(model)
+
+    def scores(x: np.ndarray) -> np.ndarray:
+        return ensemble.decision(rows(x)).reshape(len(x), 4)
+
+    held_x, held_a = drafts(2000)
+    temperature, level = balance.calibrate(scores(held_x), held_a, np.ones(len(held_a)))
+    test_x, test_a = drafts(6000)
+    q = balance.shares(scores(test_x), temperature)
+    kept = rng.random(len(test_a)) < np.minimum(1.0, level / q[np.arange(len(test_a)), test_a])
+    assert kept.sum() >= 1200
+    before, after = picked(test_x[:1200], test_a[:1200]), picked(test_x[kept][:1200], test_a[kept][:1200])
+    assert before > 0.35, before
+    assert after < 0.30, after  # 38.6% before, 27.6% after (1,200 items each)
