@@ -185,3 +185,14 @@ def test_picker_factor_leaves_a_retrained_picker_at_chance() -> None:
     before, after = picked(test_x[:1200], test_a[:1200]), picked(test_x[kept][:1200], test_a[kept][:1200])
     assert before > 0.35, before
     assert after < 0.30, after  # 38.6% before, 27.6% after (1,200 items each)
+
+
+def test_refusals_have_their_own_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A balance that keeps nothing ends in an error naming it, after ``MAX_REDRAWS`` valid drafts, not after the
+    visibility checks' budget (which once counted both and ran out on 3 medium items in 40)."""
+    monkeypatch.setattr(dsc, "MAX_REDRAWS", 3)
+    calls = []
+    monkeypatch.setattr(balance, "keep", lambda *args: calls.append(1) or False)
+    with pytest.raises(RuntimeError, match="kept none of 3 valid drafts"):
+        dsc.plan(2026, 0, dsc.PRESETS["easy"])
+    assert len(calls) == 3
