@@ -324,12 +324,13 @@ statistics, z-scores, item means and the 8 x 8 raw crop) trained on 8,000 tilt-w
 temperature-calibrated on 2,000 more: where ``q`` is the answer's conditional distribution given those statistics,
 the kept answers are uniform over the options (the tilt was refitted with it on those 10,000 drafts: it keeps 51 % /
 45 % of easy / medium drafts, largest mean offset after 0.015 / 0.017). Held out at the fitting seed, the picker
-finds 35.0 % of easy answers and 38.3 % of medium ones among tilted drafts, 23.9 % / 26.0 % after its
-factor, which keeps 37 % / 33 % of them. In simulation first (easy: tilt and picker fitted on 6,000 drafts,
-applied to 3,000 of seed 1234, 4 acceptance draws, the audit's boosting retrained on the kept items): 31.6 -> 25.8 %
-at level quantile 0.1, 26.5 % at 0.3 (more kept). 900 items, best picker, seeds 1234 / 77: easy 30.3 / 31.0 % ->
-(being measured), medium 30.4 / 30.1 % -> 29.2 % [26.3, 32.3] at seed 1234 (raw boosting; seed 77 being measured). A picker on the surface design alone (first fit) left easy
-at 28.6 % [25.7, 31.6] / 29.1 % [26.3, 32.2] but medium's raw boosting at 31.2 % [28.3, 34.3] at seed 1234 (flagged;
+finds 35.0 % of easy answers and 38.3 % of medium ones among tilted drafts, 23.9 % / 26.0 % after its factor, which
+keeps 37 % / 33 % of them. In simulation first (easy: tilt and picker fitted on 6,000 drafts, applied to 3,000 of
+seed 1234, 4 acceptance draws, the audit's boosting retrained on the kept items): 31.6 -> 25.8 % at level quantile
+0.1, 26.5 % at 0.3 (more kept). 900 items, best picker, seeds 1234 / 77: easy 30.3 / 31.0 % -> 29.1 % [26.2, 32.2]
+(raw boosting) / 27.9 % [25.1, 31.0] (raw logistic), medium 30.4 / 30.1 % -> 29.2 % [26.3, 32.3] (raw boosting) /
+28.0 % [25.2, 31.0] (surface boosting); none flagged. A picker on the surface design alone (first fit) left easy at
+28.6 % [25.7, 31.6] / 29.1 % [26.3, 32.2] but medium's raw boosting at 31.2 % [28.3, 34.3] at seed 1234 (flagged;
 28.1 % at seed 77), hence the raw crop. Cost: a kept item is about 1 in 5 (easy) and 1 in 7 (medium) valid drafts,
 and medium fails the visibility checks about 20 times per valid draft, so easy makes 3.2 plans/s and medium 2.0
 (10.4 / 6.9 items/s before), most of it the lure search of drafts turned down, not the balance (17 ms a draft).
