@@ -23,13 +23,13 @@ answer in 30-31% of the tilted items at 900 items (DSC easy and medium, chance 2
 statistic. So a second factor flattens what a boosted picker sees (:class:`Picker`): a gradient-boosted classifier
 of "is this option the answer", trained on the tilted drafts with the audit's own designs (each option's statistics,
 its z-scores and the item's means: :func:`cogvis_tasks.audit.features.learned_design`; and its raw crop at 8 x 8, as
-the audit's raw boosting sees it), gives every option a share
-``q`` of being the answer (its scores, temperature-calibrated on held-out drafts, through a softmax over the item's
-options), and the draft is kept with probability ``min(1, level / q[answer])``. That is a density-ratio correction:
-if ``q`` is the answer's true conditional distribution given what a picker sees, the kept drafts' answer is uniform
-over the options wherever every option's share is at least ``level`` (``level`` is the 10th percentile of the
-smallest share, so about 90% of drafts), and no picker on those statistics can beat chance there. The two factors
-multiply into one keep probability (one draw of the item's RNG).
+the audit's raw boosting sees it), gives every option a share ``q`` of being the answer (its scores,
+temperature-calibrated on held-out drafts, through a softmax over the item's options), and the draft is kept with
+probability ``min(1, level / q[answer])``. That is a density-ratio correction: if ``q`` is the answer's true
+conditional distribution given what a picker sees, the kept drafts' answer is uniform over the options wherever
+every option's share is at least ``level`` (``level`` is the 10th percentile of the smallest share, so about 90% of
+drafts), and no picker on those statistics can beat chance there. The two factors multiply into one keep probability
+(one draw of the item's RNG).
 
 Both are fitted to one preset's draft distribution (``benchmarks/fit_balance.py``, on a seed the audit does not use,
 written to ``balance.json`` beside this module), so a table holds only for that preset: custom configs are drawn
