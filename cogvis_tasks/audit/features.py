@@ -257,8 +257,8 @@ def item_means(a: np.ndarray, item: np.ndarray, n_items: int) -> np.ndarray:
 def learned_design(values: np.ndarray, within: np.ndarray, item: np.ndarray, n_items: int) -> np.ndarray:
     """What the learned surface pickers see of each option: its values, its z-scores within the item, and the item's
     means (the context: which options are shown together), so boosting can learn a lookup such as "in items showing
-    these solids, pick that one". Shared with the generators' surface balance
-    (:mod:`cogvis_tasks.minds_eye.generators.balance`), which scores drafts as these pickers would."""
+    these solids, pick that one". Shared with the generators' surface balance, which scores drafts as these pickers
+    would."""
     return np.hstack([values, within, item_means(values, item, n_items)])
 
 
