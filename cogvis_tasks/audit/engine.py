@@ -34,7 +34,7 @@ import numpy as np
 from ..core.stats import chi_square
 from . import pickers
 from .concepts import concept_features, item_concepts
-from .features import FeatureTable, build, learned_design, neutralised
+from .features import FeatureTable, build, coarse, learned_design, neutralised
 from .items import CHOICE, AuditItem
 
 MARGIN = 0.02
@@ -311,12 +311,6 @@ def _item_concept_note(own: np.ndarray, table: FeatureTable, per_item: set[str])
         return ""
     items = np.unique(table.item[own.any(axis=1)])
     return f"{', '.join(n for n in table.names if n in per_item)} on {len(items)} of {table.n_items} items"
-
-
-def coarse(raw: np.ndarray) -> np.ndarray:
-    """16 x 16 crops as 8 x 8 block means."""
-    side = int(round(math.sqrt(raw.shape[1])))
-    return raw.reshape(-1, side // 2, 2, side // 2, 2).mean(axis=(2, 4)).reshape(len(raw), -1)
 
 
 def _accuracy(outcome: pickers.Outcome) -> float:

@@ -69,7 +69,7 @@ GOLDEN_STEPS = 40  # the temperature's search narrows its bracket to 0.618 ** 40
 class Picker:
     """The second factor: a boosted picker's share of the answer, and the level it is flattened to."""
 
-    ensemble: Ensemble  # log-odds that an option is the answer, from the audit's learned design
+    ensemble: Ensemble  # log-odds that an option is the answer, from its row of :func:`design`
     temperature: float  # scales the log-odds before the softmax over an item's options (fitted on held-out drafts)
     level: float  # the share at and below which an answer is kept outright
 
@@ -198,8 +198,7 @@ def design(stats: Statistics) -> np.ndarray:
     z-scores, item means), then the raw crops at 8 x 8 (the audit's raw boosting). One picker on both, so flattening
     its share flattens what either finds (a surface-only picker left medium's raw boosting at 31.2%, 900 items).
     The audit is loaded already: see :func:`statistics`."""
-    from ...audit.engine import coarse
-    from ...audit.features import learned_design
+    from ...audit.features import coarse, learned_design
 
     n = len(stats.values)
     return np.hstack([learned_design(stats.values, stats.within, np.zeros(n, dtype=int), 1), coarse(stats.pixels)])
