@@ -110,7 +110,7 @@ def fit_picker(drafts: list[tuple[balance.Statistics, int]], tilt: np.ndarray) -
     answers, weights = np.array([a for _, a in drafts[split:]]), tilt[split:]
     temperature, level = balance.calibrate(scores, answers, weights)
     q = balance.shares(scores, temperature)
-    factor = np.minimum(1.0, level / q[np.arange(len(answers)), answers])
+    factor = balance.picker_factor(q, answers, level)
     found = q.argmax(axis=1) == answers
     held = {
         "drafts": len(answers),

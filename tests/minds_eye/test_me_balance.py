@@ -128,7 +128,7 @@ def _softmax_answers(rng: np.random.Generator, scores: np.ndarray, temperature: 
 
 def test_calibrate_recovers_the_temperature_and_its_level() -> None:
     """Answers drawn from softmax(2 x scores): the fitted temperature is 2 and the level is the 10th percentile of
-    the drafts' smallest share; doubling a draft's weight counts it twice."""
+    the drafts' smallest share; weighting the drafts with small shares more lowers the level."""
     rng = np.random.default_rng(5)
     scores = rng.normal(size=(8000, 4))
     answers = _softmax_answers(rng, scores, 2.0)
@@ -141,7 +141,7 @@ def test_calibrate_recovers_the_temperature_and_its_level() -> None:
     assert heavier < level
 
 
-def test_picker_factor_leaves_a_retrained_picker_at_chance() -> None:
+def test_picker_factor_leaves_a_retrained_picker_near_chance() -> None:
     """A planted conditional cue (the answer follows an interaction of two option statistics, which no single
     statistic shows): a boosted picker trained on the drafts finds it; after the factor ``min(1, level / share)``,
     fitted on other drafts, a freshly trained picker cross-validated on the kept drafts is within a few points of
@@ -180,7 +180,7 @@ def test_picker_factor_leaves_a_retrained_picker_at_chance() -> None:
     temperature, level = balance.calibrate(scores(held_x), held_a, np.ones(len(held_a)))
     test_x, test_a = drafts(6000)
     q = balance.shares(scores(test_x), temperature)
-    kept = rng.random(len(test_a)) < np.minimum(1.0, level / q[np.arange(len(test_a)), test_a])
+    kept = rng.random(len(test_a)) < balance.picker_factor(q, test_a, level)
     assert kept.sum() >= 1200
     before, after = picked(test_x[:1200], test_a[:1200]), picked(test_x[kept][:1200], test_a[kept][:1200])
     assert before > 0.35, before
@@ -196,3 +196,17 @@ def test_refusals_have_their_own_budget(monkeypatch: pytest.MonkeyPatch) -> None
     with pytest.raises(RuntimeError, match="kept none of 3 valid drafts"):
         dsc.plan(2026, 0, dsc.PRESETS["easy"])
     assert len(calls) == 3
+
+
+def test_picker_factor_is_level_over_the_answers_share() -> None:
+    """Shares (0.1, 0.2, 0.3, 0.4) at level 0.15: the answer at 0.1 is kept outright, at 0.3 with probability 1/2;
+    the shipped picker's ``keep`` is the same function of its shares."""
+    q = np.array([[0.1, 0.2, 0.3, 0.4]] * 4)
+    assert np.allclose(balance.picker_factor(q, np.arange(4), 0.15), [1.0, 0.75, 0.5, 0.375])
+    table = balance.table("DSC", "easy")
+    assert table is not None and table.picker is not None
+    scene, option_types, image = dsc.draft(2026, 1, dsc.PRESETS["easy"])
+    stats = balance.statistics(image, option_types.index("correct"), *generated_boxes("DSC", scene))
+    shares = table.picker.shares(stats)
+    for answer in range(4):
+        assert table.picker.keep(stats, answer) == pytest.approx(min(1.0, table.picker.level / shares[answer]))

@@ -78,8 +78,8 @@ class Picker:
         return shares(self.ensemble.decision(design(stats))[None, :], self.temperature)[0]
 
     def keep(self, stats: Statistics, answer: int) -> float:
-        """The probability of keeping a draft, ``min(1, level / share of the answer)``."""
-        return min(1.0, self.level / float(self.shares(stats)[answer]))
+        """The probability of keeping a draft (:func:`picker_factor`)."""
+        return float(picker_factor(self.shares(stats)[None, :], np.array([answer]), self.level)[0])
 
     def to_json(self) -> dict:
         return {"temperature": self.temperature, "level": self.level, "trees": self.ensemble.to_json()}
@@ -209,6 +209,11 @@ def shares(scores: np.ndarray, temperature: float) -> np.ndarray:
     z = temperature * scores
     e = np.exp(z - z.max(axis=1, keepdims=True))
     return e / e.sum(axis=1, keepdims=True)
+
+
+def picker_factor(shares_: np.ndarray, answers: np.ndarray, level: float) -> np.ndarray:
+    """Keep probabilities ``min(1, level / share of the answer)`` of drafts (shares: drafts x options)."""
+    return np.minimum(1.0, level / shares_[np.arange(len(answers)), answers])
 
 
 def calibrate(scores: np.ndarray, answers: np.ndarray, weights: np.ndarray) -> tuple[float, float]:
